@@ -1,0 +1,1 @@
+//! othello-endgame (being written).

@@ -1,0 +1,1 @@
+//! othello-mcts (being written).

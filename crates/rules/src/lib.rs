@@ -1,0 +1,45 @@
+//! Othello (Reversi) rules on bitboards.
+//!
+//! This crate is the foundation of the toolkit: the vocabulary types ([`Bitboard`], [`Square`],
+//! [`Color`], [`Move`] with an explicit [`Move::Pass`], [`BoardSize`], [`Position`]), legal-move
+//! generation and flips ([`movegen`]), game end and scoring, text formats ([`text`]), hashing
+//! ([`hash`]), the eight symmetries ([`Symmetry`]) and perft ([`perft`]). It has no
+//! dependencies and no allocation on its hot paths.
+//!
+//! Design, after Edax and shakmaty:
+//! - a position is stored side-relative (`player`, `opponent`), so making a move is two XORs and
+//!   a swap, and it is `Copy`: [`Position::play`] returns a new position;
+//! - a pass is a real move, legal exactly when the side to move has no square but the opponent
+//!   has one; the game is over when neither side can move;
+//! - 4x4 and 6x6 boards live in the top-left corner of the 8x8 bitboard, masked;
+//! - the fast move generator (AVX2 + BMI) is chosen at run time and checked against the
+//!   portable one and against the naive [`reference`] on random positions.
+//!
+//! ```
+//! use othello_rules::{perft::perft, Move, Position};
+//!
+//! let start = Position::start();
+//! assert_eq!(start.moves().len(), 4); // d3, c4, f5, e6
+//! let pos = start.play("f5".parse::<Move>().unwrap()).unwrap();
+//! assert_eq!(pos.to_string(), "---------------------------OX------XXX-------------------------- O");
+//! assert_eq!(perft(&start, 6), 8200);
+//! ```
+#![deny(missing_docs)]
+
+mod bitboard;
+pub mod hash;
+pub mod movegen;
+pub mod perft;
+mod position;
+pub mod reference;
+mod size;
+mod square;
+mod symmetry;
+pub mod text;
+
+pub use bitboard::{Bitboard, Squares};
+pub use position::{final_score, IllegalMoveError, Position, PositionError};
+pub use size::{BoardSize, ParseBoardSizeError};
+pub use square::{Color, Move, ParseMoveError, Square};
+pub use symmetry::Symmetry;
+pub use text::{ObfLine, ParseObfError, ParsePositionError, SequenceError};

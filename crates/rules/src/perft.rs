@@ -1,0 +1,280 @@
+//! Perft: counting the leaves of the game tree to a fixed depth.
+//!
+//! Convention (the published table's): every move is a ply, a forced pass included; a game that
+//! ends before the depth counts as one leaf; depth 0 counts 1. From the 8x8 start this gives
+//! 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, ...
+//!
+//! Modes: plain [`perft`] (bulk counting at the last ply: the number of legal moves, or 1 for a
+//! pass or a finished game), [`divide`] (a count per root move), [`perft_hashed`] (a table
+//! keyed by the full position and remaining depth, so it cannot give a false hit) and
+//! [`perft_parallel`] (tasks split a few plies below the root, shared by `threads` workers,
+//! each with its own table).
+
+use crate::hash::hash_pair;
+use crate::movegen::{self, portable};
+use crate::{Move, Position};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// One cached count: position (side-relative), remaining depth and count.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    player: u64,
+    opponent: u64,
+    /// Count in the low 56 bits, remaining depth in the top 8 (0 = empty slot).
+    data: u64,
+}
+
+/// A perft cache: buckets of two entries, depth-preferred replacement.
+pub struct PerftTable {
+    entries: Vec<Entry>,
+    mask: usize,
+}
+
+impl PerftTable {
+    /// A table using about `mib` MiB (rounded down to a power of two entries; at least 1024).
+    pub fn new(mib: usize) -> PerftTable {
+        let want = (mib.max(1) << 20) / std::mem::size_of::<Entry>();
+        let n = (want.max(1024) + 1).next_power_of_two() / 2;
+        PerftTable { entries: vec![Entry::default(); n], mask: n - 1 }
+    }
+
+    #[inline]
+    fn probe(&self, p: u64, o: u64, depth: u32) -> Option<u64> {
+        let i = hash_pair(p, o) as usize & self.mask;
+        for e in [&self.entries[i], &self.entries[i ^ 1]] {
+            if e.player == p && e.opponent == o && (e.data >> 56) as u32 == depth {
+                return Some(e.data & ((1 << 56) - 1));
+            }
+        }
+        None
+    }
+
+    #[inline]
+    fn store(&mut self, p: u64, o: u64, depth: u32, count: u64) {
+        let i = hash_pair(p, o) as usize & self.mask;
+        let d0 = self.entries[i].data >> 56;
+        let d1 = self.entries[i ^ 1].data >> 56;
+        let slot = if d1 < d0 { i ^ 1 } else { i };
+        self.entries[slot] = Entry { player: p, opponent: o, data: count | (depth as u64) << 56 };
+    }
+}
+
+// The recursion, written once and compiled twice: for the portable code and, on x86-64, with
+// the AVX2/BMI features enabled so the fast move generator inlines into it.
+macro_rules! perft_impl {
+    ($(#[$attr:meta])* $plain:ident, $hashed:ident, $moves:path, $flips:path) => {
+        $(#[$attr])*
+        fn $plain(p: u64, o: u64, mask: u64, depth: u32) -> u64 {
+            let moves = $moves(p, o) & mask;
+            if moves == 0 {
+                // A pass (a ply) or a finished game (one leaf).
+                if depth == 1 || $moves(o, p) & mask == 0 {
+                    return 1;
+                }
+                return $plain(o, p, mask, depth - 1);
+            }
+            if depth == 1 {
+                return moves.count_ones() as u64;
+            }
+            let mut n = 0;
+            let mut rest = moves;
+            while rest != 0 {
+                let sq = rest.trailing_zeros();
+                rest &= rest - 1;
+                let f = $flips(p, o, sq);
+                let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                n += if depth == 2 {
+                    let m = $moves(np, no) & mask;
+                    // No move: a pass or a finished game, one leaf either way.
+                    if m == 0 { 1 } else { m.count_ones() as u64 }
+                } else {
+                    $plain(np, no, mask, depth - 1)
+                };
+            }
+            n
+        }
+
+        $(#[$attr])*
+        fn $hashed(p: u64, o: u64, mask: u64, depth: u32, table: &mut PerftTable) -> u64 {
+            if depth <= 3 {
+                return $plain(p, o, mask, depth);
+            }
+            if let Some(n) = table.probe(p, o, depth) {
+                return n;
+            }
+            let moves = $moves(p, o) & mask;
+            let n = if moves == 0 {
+                if $moves(o, p) & mask == 0 { 1 } else { $hashed(o, p, mask, depth - 1, table) }
+            } else {
+                let mut n = 0;
+                let mut rest = moves;
+                while rest != 0 {
+                    let sq = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let f = $flips(p, o, sq);
+                    n += $hashed(o ^ f, p ^ f ^ (1 << sq), mask, depth - 1, table);
+                }
+                n
+            };
+            table.store(p, o, depth, n);
+            n
+        }
+    };
+}
+
+perft_impl!(plain_portable, hashed_portable, portable::legal_moves, portable::flips);
+
+#[cfg(target_arch = "x86_64")]
+perft_impl!(
+    #[target_feature(enable = "avx2,bmi1,lzcnt,popcnt")]
+    plain_avx2,
+    hashed_avx2,
+    movegen::x86::legal_moves_avx2,
+    movegen::x86::flips_bmi
+);
+
+fn fast() -> bool {
+    cfg!(target_arch = "x86_64") && movegen::backend() == movegen::Backend::Avx2
+}
+
+fn run_plain(p: u64, o: u64, mask: u64, depth: u32) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if fast() {
+        // SAFETY: `fast()` is true only when the CPU supports AVX2, BMI1, LZCNT and POPCNT
+        // (checked once by `movegen::backend`).
+        return unsafe { plain_avx2(p, o, mask, depth) };
+    }
+    plain_portable(p, o, mask, depth)
+}
+
+fn run_hashed(p: u64, o: u64, mask: u64, depth: u32, table: &mut PerftTable) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    if fast() {
+        // SAFETY: as in `run_plain`.
+        return unsafe { hashed_avx2(p, o, mask, depth, table) };
+    }
+    hashed_portable(p, o, mask, depth, table)
+}
+
+/// The number of leaves `depth` plies below `pos` (see the module docs for the convention).
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    run_plain(pos.player().0, pos.opponent().0, pos.size().mask().0, depth)
+}
+
+/// Perft with the portable move generator, whatever the CPU (for comparisons and tests).
+pub fn perft_portable(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    plain_portable(pos.player().0, pos.opponent().0, pos.size().mask().0, depth)
+}
+
+/// Perft with a cache of about `hash_mib` MiB keyed by the full position.
+pub fn perft_hashed(pos: &Position, depth: u32, hash_mib: usize) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut table = PerftTable::new(hash_mib);
+    run_hashed(pos.player().0, pos.opponent().0, pos.size().mask().0, depth, &mut table)
+}
+
+/// The perft count below each root move (a single pass when the side to move must pass; empty
+/// when the game is over or `depth` is 0).
+pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    pos.moves().into_iter().map(|m| (m, perft(&pos.play_unchecked(m), depth - 1))).collect()
+}
+
+/// Perft on `threads` threads (and a cache of `hash_mib` MiB split among them when
+/// `hash_mib > 0`). The positions a few plies below the root are the tasks; workers take them
+/// in order from a shared counter.
+pub fn perft_parallel(pos: &Position, depth: u32, threads: usize, hash_mib: usize) -> u64 {
+    let threads = threads.max(1);
+    if depth == 0 {
+        return 1;
+    }
+    // Split deep enough for a few dozen tasks per thread, leaving at least 3 plies to count.
+    let mut split = 0;
+    let mut tasks = vec![*pos];
+    let mut leaves = 0u64;
+    while split + 3 < depth && tasks.len() < 32 * threads {
+        let mut next = Vec::with_capacity(tasks.len() * 8);
+        for t in &tasks {
+            let moves = t.moves();
+            if moves.is_empty() {
+                leaves += 1; // the game ended above the depth: one leaf
+            }
+            next.extend(moves.into_iter().map(|m| t.play_unchecked(m)));
+        }
+        tasks = next;
+        split += 1;
+    }
+    let remaining = depth - split;
+    let next = AtomicUsize::new(0);
+    let per_thread_mib = hash_mib / threads;
+    let total: u64 = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut table = (hash_mib > 0).then(|| PerftTable::new(per_thread_mib.max(1)));
+                    let mut sum = 0u64;
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(t) = tasks.get(i) else { break };
+                        let (p, o, mask) = (t.player().0, t.opponent().0, t.size().mask().0);
+                        sum += match table.as_mut() {
+                            Some(table) => run_hashed(p, o, mask, remaining, table),
+                            None => run_plain(p, o, mask, remaining),
+                        };
+                    }
+                    sum
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("perft worker panicked")).sum()
+    });
+    total + leaves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::BoardSize;
+
+    const PUBLISHED: [u64; 9] = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288];
+
+    #[test]
+    fn start_matches_published_table() {
+        let start = Position::start();
+        for (d, &n) in PUBLISHED.iter().enumerate() {
+            let d = d as u32 + 1;
+            assert_eq!(perft(&start, d), n, "depth {d}");
+            assert_eq!(perft_portable(&start, d), n, "portable depth {d}");
+        }
+        assert_eq!(perft(&start, 0), 1);
+    }
+
+    #[test]
+    fn modes_agree() {
+        let start = Position::start();
+        for d in 1..=8 {
+            let n = perft(&start, d);
+            assert_eq!(perft_hashed(&start, d, 1), n);
+            assert_eq!(perft_parallel(&start, d, 3, 0), n);
+            assert_eq!(perft_parallel(&start, d, 2, 2), n);
+            assert_eq!(divide(&start, d).iter().map(|&(_, c)| c).sum::<u64>(), n);
+        }
+    }
+
+    #[test]
+    fn four_by_four_depth_12() {
+        let p = Position::start_of(BoardSize::Four);
+        assert_eq!(perft(&p, 12), 57436);
+        assert_eq!(perft_hashed(&p, 12, 1), 57436);
+    }
+}

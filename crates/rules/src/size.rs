@@ -1,0 +1,155 @@
+//! [`BoardSize`]: 4x4, 6x6 or 8x8.
+
+use crate::{Bitboard, Square};
+use std::fmt;
+use std::str::FromStr;
+
+/// The side length of the board. Smaller boards occupy the top-left corner of the 8x8 grid.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub enum BoardSize {
+    /// 4x4 (16 squares).
+    Four,
+    /// 6x6 (36 squares).
+    Six,
+    /// 8x8 (64 squares), the standard game.
+    #[default]
+    Eight,
+}
+
+impl BoardSize {
+    /// All sizes, smallest first.
+    pub const ALL: [BoardSize; 3] = [BoardSize::Four, BoardSize::Six, BoardSize::Eight];
+
+    /// The side length: 4, 6 or 8.
+    #[inline]
+    pub const fn side(self) -> u8 {
+        match self {
+            BoardSize::Four => 4,
+            BoardSize::Six => 6,
+            BoardSize::Eight => 8,
+        }
+    }
+
+    /// The number of squares: 16, 36 or 64.
+    #[inline]
+    pub const fn squares(self) -> u32 {
+        let n = self.side() as u32;
+        n * n
+    }
+
+    /// The size with this side length (4, 6 or 8).
+    pub const fn from_side(side: u8) -> Option<BoardSize> {
+        match side {
+            4 => Some(BoardSize::Four),
+            6 => Some(BoardSize::Six),
+            8 => Some(BoardSize::Eight),
+            _ => None,
+        }
+    }
+
+    /// The squares of the board.
+    #[inline]
+    pub const fn mask(self) -> Bitboard {
+        Bitboard(match self {
+            BoardSize::Four => 0x0f0f_0f0f,
+            BoardSize::Six => 0x3f3f_3f3f_3f3f,
+            BoardSize::Eight => u64::MAX,
+        })
+    }
+
+    /// Whether `sq` is on the board.
+    #[inline]
+    pub const fn contains(self, sq: Square) -> bool {
+        self.mask().contains(sq)
+    }
+
+    /// The four corners.
+    pub const fn corners(self) -> Bitboard {
+        let n = self.side() - 1;
+        Bitboard(1 | 1 << n | 1 << (8 * n) | 1 << (9 * n))
+    }
+
+    /// The squares on the edge of the board (corners included).
+    pub const fn edges(self) -> Bitboard {
+        let n = self.side() as u32;
+        let row = (1u64 << n) - 1;
+        let mut col = 0u64;
+        let mut r = 0;
+        while r < n {
+            col |= 1 << (8 * r);
+            r += 1;
+        }
+        Bitboard(row | row << (8 * (n - 1)) | col | col << (n - 1))
+    }
+
+    /// The start position's discs: `(black, white)` on the four centre squares
+    /// (white on d4 and e5, black on d5 and e4 for 8x8; the same pattern in the centre of the
+    /// smaller boards).
+    pub const fn start_discs(self) -> (Bitboard, Bitboard) {
+        let h = (self.side() / 2 - 1) as u32; // top-left centre square's row and column
+        let tl = h * 8 + h;
+        let white = 1u64 << tl | 1 << (tl + 9);
+        let black = 1u64 << (tl + 1) | 1 << (tl + 8);
+        (Bitboard(black), Bitboard(white))
+    }
+}
+
+impl fmt::Display for BoardSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{0}x{0}", self.side())
+    }
+}
+
+/// Error of parsing a [`BoardSize`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseBoardSizeError(String);
+
+impl fmt::Display for ParseBoardSizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "bad board size '{}': expected 4, 6 or 8", self.0)
+    }
+}
+
+impl std::error::Error for ParseBoardSizeError {}
+
+/// Parses `4`, `6`, `8` (or `4x4`, `6x6`, `8x8`).
+impl FromStr for BoardSize {
+    type Err = ParseBoardSizeError;
+    fn from_str(s: &str) -> Result<BoardSize, ParseBoardSizeError> {
+        let t = s.trim();
+        let side = match t {
+            "4" | "4x4" => 4,
+            "6" | "6x6" => 6,
+            "8" | "8x8" => 8,
+            _ => return Err(ParseBoardSizeError(s.to_string())),
+        };
+        Ok(BoardSize::from_side(side).expect("4, 6 and 8 are sizes"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_and_corners() {
+        assert_eq!(BoardSize::Four.mask().count(), 16);
+        assert_eq!(BoardSize::Six.mask().count(), 36);
+        assert_eq!(BoardSize::Eight.mask().count(), 64);
+        assert_eq!(BoardSize::Eight.corners(), Bitboard(0x8100_0000_0000_0081));
+        assert_eq!(BoardSize::Four.corners(), Bitboard(1 | 1 << 3 | 1 << 24 | 1 << 27));
+        assert_eq!(BoardSize::Eight.edges().count(), 28);
+        assert_eq!(BoardSize::Six.edges().count(), 20);
+        assert_eq!(BoardSize::Four.edges().count(), 12);
+        for s in BoardSize::ALL {
+            let (b, w) = s.start_discs();
+            assert_eq!(b.count(), 2);
+            assert_eq!(w.count(), 2);
+            assert!(((b | w) & !s.mask()).is_empty());
+            assert_eq!(s.to_string().parse::<BoardSize>(), Ok(s));
+        }
+        let (b, w) = BoardSize::Eight.start_discs();
+        assert_eq!(w, Bitboard(1 << 27 | 1 << 36));
+        assert_eq!(b, Bitboard(1 << 28 | 1 << 35));
+    }
+}

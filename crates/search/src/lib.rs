@@ -1,0 +1,1 @@
+//! othello-search (being written).

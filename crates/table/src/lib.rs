@@ -1,0 +1,1 @@
+//! othello-table (being written).

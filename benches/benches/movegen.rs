@@ -1,6 +1,6 @@
 //! Move generation, flips, make-move and perft. Run: `cargo bench -p othello-benches --bench movegen`.
-use criterion::{criterion_group, criterion_main, Criterion};
-use othello_rules::{movegen, perft, Move, Position};
+use criterion::{Criterion, criterion_group, criterion_main};
+use othello_rules::{Move, Position, movegen, perft};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::hint::black_box;
@@ -30,7 +30,10 @@ fn bench(c: &mut Criterion) {
     let ps = positions();
     let raw: Vec<(u64, u64)> = ps.iter().map(|p| (p.player().0, p.opponent().0)).collect();
     // Checksums computed once by the portable code; every benchmark must reproduce them.
-    let moves_sum: u64 = raw.iter().map(|&(p, o)| movegen::portable::legal_moves(p, o).count_ones() as u64).sum();
+    let moves_sum: u64 = raw
+        .iter()
+        .map(|&(p, o)| movegen::portable::legal_moves(p, o).count_ones() as u64)
+        .sum();
     let flips_sum: u64 = ps
         .iter()
         .flat_map(|p| p.legal_moves().into_iter().map(move |s| (p, s)))
@@ -40,13 +43,19 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("movegen");
     g.bench_function("legal_moves/dispatch x1000", |b| {
         b.iter(|| {
-            let s: u64 = raw.iter().map(|&(p, o)| movegen::legal_moves(black_box(p), o).count_ones() as u64).sum();
+            let s: u64 = raw
+                .iter()
+                .map(|&(p, o)| movegen::legal_moves(black_box(p), o).count_ones() as u64)
+                .sum();
             assert_eq!(s, moves_sum);
         })
     });
     g.bench_function("legal_moves/portable x1000", |b| {
         b.iter(|| {
-            let s: u64 = raw.iter().map(|&(p, o)| movegen::portable::legal_moves(black_box(p), o).count_ones() as u64).sum();
+            let s: u64 = raw
+                .iter()
+                .map(|&(p, o)| movegen::portable::legal_moves(black_box(p), o).count_ones() as u64)
+                .sum();
             assert_eq!(s, moves_sum);
         })
     });
@@ -95,7 +104,9 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("perft");
     g.sample_size(10);
     let start = Position::start();
-    g.bench_function("start depth 9", |b| b.iter(|| assert_eq!(perft::perft(black_box(&start), 9), 3_005_288)));
+    g.bench_function("start depth 9", |b| {
+        b.iter(|| assert_eq!(perft::perft(black_box(&start), 9), 3_005_288))
+    });
     g.bench_function("start depth 9 portable", |b| {
         b.iter(|| assert_eq!(perft::perft_portable(black_box(&start), 9), 3_005_288))
     });

@@ -38,7 +38,7 @@ mod symmetry;
 pub mod text;
 
 pub use bitboard::{Bitboard, Squares};
-pub use position::{final_score, IllegalMoveError, Position, PositionError};
+pub use position::{IllegalMoveError, Position, PositionError, final_score};
 pub use size::{BoardSize, ParseBoardSizeError};
 pub use square::{Color, Move, ParseMoveError, Square};
 pub use symmetry::Symmetry;

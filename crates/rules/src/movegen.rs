@@ -34,7 +34,11 @@ static BACKEND: AtomicU8 = AtomicU8::new(UNKNOWN);
 #[cold]
 fn detect() -> u8 {
     let env_portable = std::env::var_os("OTHELLO_PORTABLE").is_some_and(|v| v != "0");
-    let choice = if !env_portable && x86::available() { AVX2 } else { PORTABLE };
+    let choice = if !env_portable && x86::available() {
+        AVX2
+    } else {
+        PORTABLE
+    };
     BACKEND.store(choice, Ordering::Relaxed);
     choice
 }
@@ -226,12 +230,7 @@ pub(crate) mod x86 {
         use std::arch::x86_64::*;
         let shift = _mm256_set_epi64x(7, 9, 8, 1);
         let shift2 = _mm256_set_epi64x(14, 18, 16, 2);
-        let edge = _mm256_set_epi64x(
-            0x7e7e_7e7e_7e7e_7e7e,
-            0x7e7e_7e7e_7e7e_7e7e,
-            -1,
-            0x7e7e_7e7e_7e7e_7e7e,
-        );
+        let edge = _mm256_set_epi64x(0x7e7e_7e7e_7e7e_7e7e, 0x7e7e_7e7e_7e7e_7e7e, -1, 0x7e7e_7e7e_7e7e_7e7e);
         let pp = _mm256_set1_epi64x(p as i64);
         let oo = _mm256_and_si256(_mm256_set1_epi64x(o as i64), edge);
         let mut fl = _mm256_and_si256(oo, _mm256_sllv_epi64(pp, shift));

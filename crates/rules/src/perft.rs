@@ -35,7 +35,10 @@ impl PerftTable {
     pub fn new(mib: usize) -> PerftTable {
         let want = (mib.max(1) << 20) / std::mem::size_of::<Entry>();
         let n = (want.max(1024) + 1).next_power_of_two() / 2;
-        PerftTable { entries: vec![Entry::default(); n], mask: n - 1 }
+        PerftTable {
+            entries: vec![Entry::default(); n],
+            mask: n - 1,
+        }
     }
 
     #[inline]
@@ -55,7 +58,11 @@ impl PerftTable {
         let d0 = self.entries[i].data >> 56;
         let d1 = self.entries[i ^ 1].data >> 56;
         let slot = if d1 < d0 { i ^ 1 } else { i };
-        self.entries[slot] = Entry { player: p, opponent: o, data: count | (depth as u64) << 56 };
+        self.entries[slot] = Entry {
+            player: p,
+            opponent: o,
+            data: count | (depth as u64) << 56,
+        };
     }
 }
 
@@ -187,7 +194,10 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
     if depth == 0 {
         return Vec::new();
     }
-    pos.moves().into_iter().map(|m| (m, perft(&pos.play_unchecked(m), depth - 1))).collect()
+    pos.moves()
+        .into_iter()
+        .map(|m| (m, perft(&pos.play_unchecked(m), depth - 1)))
+        .collect()
 }
 
 /// Perft on `threads` threads (and a cache of `hash_mib` MiB split among them when
@@ -236,7 +246,10 @@ pub fn perft_parallel(pos: &Position, depth: u32, threads: usize, hash_mib: usiz
                 })
             })
             .collect();
-        handles.into_iter().map(|h| h.join().expect("perft worker panicked")).sum()
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("perft worker panicked"))
+            .sum()
     });
     total + leaves
 }

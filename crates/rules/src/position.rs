@@ -84,14 +84,24 @@ impl Position {
     /// The start position of a board size (four discs in the centre), black to move.
     pub const fn start_of(size: BoardSize) -> Position {
         let (black, white) = size.start_discs();
-        Position { player: black, opponent: white, side: Color::Black, size }
+        Position {
+            player: black,
+            opponent: white,
+            side: Color::Black,
+            size,
+        }
     }
 
     /// A position from absolute disc sets.
     ///
     /// # Errors
     /// [`PositionError`] when a square holds both colours or a disc lies off the board.
-    pub fn from_discs(black: Bitboard, white: Bitboard, side: Color, size: BoardSize) -> Result<Position, PositionError> {
+    pub fn from_discs(
+        black: Bitboard,
+        white: Bitboard,
+        side: Color,
+        size: BoardSize,
+    ) -> Result<Position, PositionError> {
         if let Some(sq) = (black & white).first() {
             return Err(PositionError::Overlap(sq));
         }
@@ -102,14 +112,24 @@ impl Position {
             Color::Black => (black, white),
             Color::White => (white, black),
         };
-        Ok(Position { player, opponent, side, size })
+        Ok(Position {
+            player,
+            opponent,
+            side,
+            size,
+        })
     }
 
     /// A position from side-relative disc sets (the discs of the side to move first).
     ///
     /// # Errors
     /// As [`Position::from_discs`].
-    pub fn from_side_relative(player: Bitboard, opponent: Bitboard, side: Color, size: BoardSize) -> Result<Position, PositionError> {
+    pub fn from_side_relative(
+        player: Bitboard,
+        opponent: Bitboard,
+        side: Color,
+        size: BoardSize,
+    ) -> Result<Position, PositionError> {
         let p = Position::from_discs(player, opponent, Color::Black, size)?;
         Ok(Position { side, ..p })
     }
@@ -118,7 +138,12 @@ impl Position {
     /// a corrupt (but memory-safe) position; use it on hot paths that keep the invariants.
     #[inline]
     pub const fn from_raw_unchecked(player: u64, opponent: u64, side: Color, size: BoardSize) -> Position {
-        Position { player: Bitboard(player), opponent: Bitboard(opponent), side, size }
+        Position {
+            player: Bitboard(player),
+            opponent: Bitboard(opponent),
+            side,
+            size,
+        }
     }
 
     /// The discs of the side to move.
@@ -148,7 +173,11 @@ impl Position {
     /// The discs of `color`.
     #[inline]
     pub const fn discs(&self, color: Color) -> Bitboard {
-        if (color as u8) == (self.side as u8) { self.player } else { self.opponent }
+        if (color as u8) == (self.side as u8) {
+            self.player
+        } else {
+            self.opponent
+        }
     }
 
     /// Black's discs.
@@ -251,7 +280,11 @@ impl Position {
             Move::Place(sq) => self.size.contains(sq) && self.legal_moves().contains(sq),
             Move::Pass => self.must_pass(),
         };
-        if legal { Ok(self.play_unchecked(mv)) } else { Err(IllegalMoveError { mv, position: *self }) }
+        if legal {
+            Ok(self.play_unchecked(mv))
+        } else {
+            Err(IllegalMoveError { mv, position: *self })
+        }
     }
 
     /// Plays `mv` without checking legality. An illegal square move places a disc and flips
@@ -282,7 +315,12 @@ impl Position {
     /// Hands the turn to the other side without checks.
     #[inline]
     pub const fn pass_unchecked(&self) -> Position {
-        Position { player: self.opponent, opponent: self.player, side: self.side.opposite(), size: self.size }
+        Position {
+            player: self.opponent,
+            opponent: self.player,
+            side: self.side.opposite(),
+            size: self.size,
+        }
     }
 
     /// Disc difference from the side to move, without crediting empty squares.
@@ -308,12 +346,19 @@ impl Position {
     /// values (negamax scores) are unchanged by it; black-minus-white values negate.
     #[inline]
     pub const fn color_swapped(&self) -> Position {
-        Position { side: self.side.opposite(), ..*self }
+        Position {
+            side: self.side.opposite(),
+            ..*self
+        }
     }
 
     /// The same discs with `side` to move.
     pub const fn with_side_to_move(&self, side: Color) -> Position {
-        if (side as u8) == (self.side as u8) { *self } else { self.pass_unchecked() }
+        if (side as u8) == (self.side as u8) {
+            *self
+        } else {
+            self.pass_unchecked()
+        }
     }
 
     /// A 64-bit hash of the discs and the side to move (a mix of the two absolute bitboards,

@@ -33,7 +33,11 @@ impl Grid {
                 });
             }
         }
-        Grid { n, cells, side: pos.side_to_move() }
+        Grid {
+            n,
+            cells,
+            side: pos.side_to_move(),
+        }
     }
 
     /// Back to a [`Position`].

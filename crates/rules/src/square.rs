@@ -26,7 +26,11 @@ impl Square {
     /// The square at column `col` (0 = a) and row `row` (0 = row 1), if both are below 8.
     #[inline]
     pub const fn from_coords(col: u8, row: u8) -> Option<Square> {
-        if col < 8 && row < 8 { Some(Square(row * 8 + col)) } else { None }
+        if col < 8 && row < 8 {
+            Some(Square(row * 8 + col))
+        } else {
+            None
+        }
     }
 
     /// The index, 0..64.

@@ -36,7 +36,10 @@ impl fmt::Display for ParsePositionError {
                 write!(f, "board has {n} squares; expected 16 (4x4), 36 (6x6) or 64 (8x8)")
             }
             ParsePositionError::BadSquare { at, found } => {
-                write!(f, "bad board character '{found}' at position {at}: expected X, O or - (also x, *, o, .)")
+                write!(
+                    f,
+                    "bad board character '{found}' at position {at}: expected X, O or - (also x, *, o, .)"
+                )
             }
             ParsePositionError::MissingSide => write!(f, "missing side to move after the board (X or O)"),
             ParsePositionError::BadSide(s) => write!(f, "bad side to move '{s}': expected X or O"),
@@ -95,7 +98,8 @@ pub fn parse_board(board: &str, side: Color) -> Result<Position, ParsePositionEr
             None => return Err(ParsePositionError::BadSquare { at: i + 1, found: c }),
         }
     }
-    Ok(Position::from_discs(black.into(), white.into(), side, size).expect("parsed discs are disjoint and on the board"))
+    Ok(Position::from_discs(black.into(), white.into(), side, size)
+        .expect("parsed discs are disjoint and on the board"))
 }
 
 /// Parses `<board> <side>`, e.g. the 8x8 start
@@ -262,7 +266,10 @@ pub fn play_sequence(start: &Position, text: &str) -> Result<Position, SequenceE
         if matches!(mv, Move::Place(_)) && pos.must_pass() {
             pos = pos.pass_unchecked();
         }
-        pos = pos.play(mv).map_err(|error| SequenceError::Illegal { index: index + 1, error })?;
+        pos = pos.play(mv).map_err(|error| SequenceError::Illegal {
+            index: index + 1,
+            error,
+        })?;
     }
     Ok(pos)
 }
@@ -362,7 +369,9 @@ mod tests {
 
     #[test]
     fn aliases_and_errors() {
-        let p: Position = "...........................ox......xo........................... *".parse().unwrap();
+        let p: Position = "...........................ox......xo........................... *"
+            .parse()
+            .unwrap();
         assert_eq!(p, Position::start());
         assert_eq!("".parse::<Position>(), Err(ParsePositionError::Empty));
         assert_eq!(
@@ -381,16 +390,28 @@ mod tests {
             "--------------------------AOX------XO--------------------------- X".parse::<Position>(),
             Err(ParsePositionError::BadSquare { at: 27, found: 'A' })
         );
-        assert!(matches!("---------------------------OX------XO--------------------------- X extra".parse::<Position>(), Err(ParsePositionError::Trailing(_))));
+        assert!(matches!(
+            "---------------------------OX------XO--------------------------- X extra".parse::<Position>(),
+            Err(ParsePositionError::Trailing(_))
+        ));
     }
 
     #[test]
     fn sequences() {
         let p = play_sequence(&Position::start(), "f5d6C3 d3,c4").unwrap();
         assert_eq!(p.disc_counts().0 + p.disc_counts().1, 9);
-        assert!(matches!(play_sequence(&Position::start(), "f5f5"), Err(SequenceError::Illegal { index: 2, .. })));
-        assert!(matches!(play_sequence(&Position::start(), "f5z9"), Err(SequenceError::Parse { at: 3, .. })));
-        assert!(matches!(play_sequence(&Position::start(), "pass"), Err(SequenceError::Illegal { index: 1, .. })));
+        assert!(matches!(
+            play_sequence(&Position::start(), "f5f5"),
+            Err(SequenceError::Illegal { index: 2, .. })
+        ));
+        assert!(matches!(
+            play_sequence(&Position::start(), "f5z9"),
+            Err(SequenceError::Parse { at: 3, .. })
+        ));
+        assert!(matches!(
+            play_sequence(&Position::start(), "pass"),
+            Err(SequenceError::Illegal { index: 1, .. })
+        ));
         let moves: Vec<Move> = parse_moves("f5PSd6pass").unwrap().into_iter().map(|(_, m)| m).collect();
         assert_eq!(format_moves(&moves), "f5PSd6PS");
     }
@@ -402,6 +423,10 @@ mod tests {
         assert_eq!(obf.scores.len(), 8);
         assert_eq!(obf.best_score(), Some(18));
         assert_eq!(obf.to_string(), line);
-        assert!("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8+18;".parse::<ObfLine>().is_err());
+        assert!(
+            "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8+18;"
+                .parse::<ObfLine>()
+                .is_err()
+        );
     }
 }

@@ -181,9 +181,14 @@ pub mod portable {
 }
 
 /// The x86-64 implementation (AVX2 move generation, BMI1/LZCNT flips).
-pub(crate) mod x86 {
-    /// Whether the CPU supports this implementation.
-    pub(crate) fn available() -> bool {
+///
+/// The `#[target_feature]` functions are public so that a hot loop elsewhere (a solver, a
+/// perft) can be compiled with the same features and inline them, as [`crate::perft`] does:
+/// call them from a function carrying at least the same `#[target_feature]` set, entered only
+/// after [`x86::available`] returned true.
+pub mod x86 {
+    /// Whether the CPU supports this implementation (AVX2, BMI1, LZCNT, POPCNT).
+    pub fn available() -> bool {
         #[cfg(target_arch = "x86_64")]
         {
             std::is_x86_feature_detected!("avx2")
@@ -222,11 +227,16 @@ pub(crate) mod x86 {
         super::portable::flips(player, opponent, sq)
     }
 
-    /// The eight directions as four lanes (shifts 1, 8, 9, 7), each filled both ways.
+    /// [`super::legal_moves`] with AVX2: the eight directions as four lanes (shifts 1, 8, 9,
+    /// 7), each filled both ways.
+    ///
+    /// # Safety
+    /// Outside a function with the same target features, call it only when [`available`] is
+    /// true (the CPU must support AVX2).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     #[inline]
-    pub(crate) fn legal_moves_avx2(p: u64, o: u64) -> u64 {
+    pub fn legal_moves_avx2(p: u64, o: u64) -> u64 {
         use std::arch::x86_64::*;
         let shift = _mm256_set_epi64x(7, 9, 8, 1);
         let shift2 = _mm256_set_epi64x(14, 18, 16, 2);
@@ -249,11 +259,16 @@ pub(crate) mod x86 {
         (_mm_cvtsi128_si64(m) as u64) & !(p | o)
     }
 
-    /// The portable bit-scan flip compiled with single-instruction `tzcnt`/`lzcnt`.
+    /// [`super::flips`]: the portable bit-scan flip compiled with single-instruction
+    /// `tzcnt`/`lzcnt`.
+    ///
+    /// # Safety
+    /// Outside a function with the same target features, call it only when [`available`] is
+    /// true (the CPU must support BMI1, LZCNT and POPCNT).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi1,lzcnt,popcnt")]
     #[inline]
-    pub(crate) fn flips_bmi(p: u64, o: u64, sq: u32) -> u64 {
+    pub fn flips_bmi(p: u64, o: u64, sq: u32) -> u64 {
         super::portable::flips_bitscan(p, o, sq)
     }
 }

@@ -1,1 +1,61 @@
-//! othello-table (being written).
+//! A transposition table for Othello searches, shared by many threads and exact about bounds.
+//!
+//! Searches and the endgame solver remember what they found about a position — a score, whether
+//! it is exact or only a bound, the depth it was searched to and the best move — and look it up
+//! when the position comes back by another move order. A wrong hit silently corrupts every score
+//! above it, so correctness comes first:
+//!
+//! - **No false hits.** An entry stores the whole side-relative position (both bitboards), and a
+//!   probe returns an entry only when both are equal. The hash only chooses the bucket.
+//! - **No torn entries.** Each bucket belongs to one of up to 1024 stripes, each a `parking_lot`
+//!   mutex chosen by the hash; a probe or a store holds its stripe's lock for a few loads and
+//!   stores, so an entry is always read and written whole. The locks are private: a lock-free
+//!   bucket could replace them without changing the API.
+//! - **Bounds as stored.** [`Bound::Exact`], [`Bound::Lower`] (true score >= stored) and
+//!   [`Bound::Upper`] (true score <= stored) come back exactly as stored; deciding what a bound
+//!   allows is the caller's business.
+//!
+//! Replacement, in a bucket of four entries: a store for a position already present overwrites
+//! it (keeping its best move if the new store has none); otherwise it takes an empty slot, else
+//! the entry of an older generation, else the shallowest entry (lowest slot on ties). So within a
+//! search deep entries survive shallow ones, and [`TranspositionTable::new_search`] makes the
+//! previous search's entries the first to go without the cost of clearing the table.
+//!
+//! The slot layout (24 bytes) is documented field by field in the `entry` module source and
+//! checked at compile time. [`LocalTable`] is the same table without locks for a single thread.
+//!
+//! ```
+//! use othello_rules::{Move, Position};
+//! use othello_table::{Bound, TranspositionTable};
+//!
+//! let tt = TranspositionTable::new(16); // 16 MiB
+//! let pos = Position::start();
+//! let (p, o) = (pos.player().0, pos.opponent().0);
+//! assert!(tt.probe(p, o).is_none());
+//!
+//! tt.store(p, o, 8, 0, Bound::Exact, Some("f5".parse::<Move>().unwrap()));
+//! let e = tt.probe(p, o).unwrap();
+//! assert_eq!((e.depth, e.score, e.bound), (8, 0, Bound::Exact));
+//! assert_eq!(e.best_move.unwrap().to_string(), "f5");
+//! // The same discs with the other side to move are another position.
+//! assert!(tt.probe(o, p).is_none());
+//!
+//! tt.new_search(); // entries stay, but are now the first candidates for replacement
+//! assert_eq!(tt.probe(p, o).unwrap().generation, 0);
+//! let s = tt.stats();
+//! assert_eq!((s.probes, s.hits, s.stores), (4, 2, 1));
+//! ```
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod bucket;
+mod entry;
+mod local;
+mod stats;
+mod table;
+
+pub use entry::{Bound, Entry};
+pub use local::LocalTable;
+pub use stats::TableStats;
+pub use table::TranspositionTable;

@@ -1,0 +1,182 @@
+//! [`WeightedEval`]: a weighted sum of features with phase-dependent weights.
+
+use crate::features::{Feature, mobility, parity, potential_mobility, stable_discs};
+use crate::{Evaluator, Weight};
+use othello_rules::{BoardSize, Position};
+
+/// Rows of the weight table: one per number of empty squares, 0..=64.
+const ROWS: usize = 65;
+
+/// Weights of every feature for every (board size, empties) pair, precomputed.
+type Table = [[[i32; Feature::COUNT]; ROWS]; 3];
+
+/// The default terms: hand-set (not tuned yet) centi-disc weights, chosen so that one call
+/// stays cheap: stability is left out.
+pub(crate) const DEFAULT_TERMS: [(Feature, Weight); 6] = [
+    (Feature::Discs, Weight::phased(-10, 100)),
+    (Feature::Mobility, Weight::phased(40, 20)),
+    (Feature::Potential, Weight::phased(15, 5)),
+    (Feature::Corners, Weight::phased(350, 200)),
+    (Feature::Xc, Weight::phased(60, 10)),
+    (Feature::Parity, Weight::phased(0, 100)),
+];
+
+/// A weighted combination of features: `sum(weight(e) * feature)` in centi-discs, where each
+/// weight may depend on the number of empty squares `e` (see [`Weight`]).
+///
+/// The interpolated weights are precomputed for every board size and number of empties, so
+/// an evaluation is one table row lookup plus the features whose weight is not zero at that
+/// phase, each computed directly on the bitboards (no loop over a list, no dynamic dispatch).
+///
+/// Built in code with [`WeightedEval::with`], or parsed from text (see the crate docs):
+///
+/// ```
+/// use othello_eval::{Evaluator, Feature, Weight, WeightedEval};
+/// use othello_rules::Position;
+/// let e = WeightedEval::new()
+///     .with(Feature::Mobility, 10)
+///     .with(Feature::Corners, Weight::phased(80, 40));
+/// assert_eq!(e.to_string(), "mobility*10+corners*80/40");
+/// assert_eq!(e, "mobility*10+corners*80/40".parse().unwrap());
+/// assert_eq!(e.evaluate(&Position::start()), 0);
+/// ```
+#[derive(Clone)]
+pub struct WeightedEval {
+    terms: Vec<(Feature, Weight)>,
+    table: Box<Table>,
+}
+
+impl WeightedEval {
+    /// The empty combination (evaluates to 0 everywhere).
+    pub fn new() -> WeightedEval {
+        WeightedEval {
+            terms: Vec::new(),
+            table: Box::new([[[0; Feature::COUNT]; ROWS]; 3]),
+        }
+    }
+
+    /// A combination of these terms; a feature given twice keeps its last weight.
+    pub fn from_terms(terms: impl IntoIterator<Item = (Feature, Weight)>) -> WeightedEval {
+        let mut e = WeightedEval::new();
+        for (f, w) in terms {
+            e.set(f, w);
+        }
+        e
+    }
+
+    /// The default combination (text `default`): hand-set weights for mobility, potential
+    /// mobility, corners, X/C squares, disc difference and parity. Stability is left out to
+    /// keep a call cheap.
+    pub fn standard() -> WeightedEval {
+        WeightedEval::from_terms(DEFAULT_TERMS)
+    }
+
+    /// `self` with `feature` weighted by `weight` (replacing its weight if present).
+    #[must_use]
+    pub fn with(mut self, feature: Feature, weight: impl Into<Weight>) -> WeightedEval {
+        self.set(feature, weight.into());
+        self
+    }
+
+    /// Sets the weight of `feature` (appending it to the terms if absent).
+    pub fn set(&mut self, feature: Feature, weight: Weight) {
+        match self.terms.iter_mut().find(|(f, _)| *f == feature) {
+            Some(term) => term.1 = weight,
+            None => self.terms.push((feature, weight)),
+        }
+        self.fill(feature, weight);
+    }
+
+    /// Removes `feature`; returns its weight if it was present.
+    pub fn remove(&mut self, feature: Feature) -> Option<Weight> {
+        let i = self.terms.iter().position(|(f, _)| *f == feature)?;
+        let (_, w) = self.terms.remove(i);
+        self.fill(feature, Weight::constant(0));
+        Some(w)
+    }
+
+    /// The weight of `feature`, if it is a term.
+    pub fn weight(&self, feature: Feature) -> Option<Weight> {
+        self.terms.iter().find(|(f, _)| *f == feature).map(|&(_, w)| w)
+    }
+
+    /// The terms, in the order they were added (the order of the text form).
+    pub fn terms(&self) -> &[(Feature, Weight)] {
+        &self.terms
+    }
+
+    /// The interpolated weight of every feature (indexed as [`Feature::ALL`]) on a board of
+    /// `size` with `empties` empty squares.
+    pub fn weights_at(&self, size: BoardSize, empties: u32) -> [i32; Feature::COUNT] {
+        self.table[size as usize][(empties as usize).min(ROWS - 1)]
+    }
+
+    fn fill(&mut self, feature: Feature, weight: Weight) {
+        for size in BoardSize::ALL {
+            for (e, row) in self.table[size as usize].iter_mut().enumerate() {
+                row[feature as usize] = weight.at(size, e as u32);
+            }
+        }
+    }
+}
+
+impl Default for WeightedEval {
+    /// [`WeightedEval::standard`].
+    fn default() -> WeightedEval {
+        WeightedEval::standard()
+    }
+}
+
+/// Equal when the terms are equal, in the same order.
+impl PartialEq for WeightedEval {
+    fn eq(&self, other: &WeightedEval) -> bool {
+        self.terms == other.terms
+    }
+}
+
+impl Eq for WeightedEval {}
+
+impl std::fmt::Debug for WeightedEval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "WeightedEval(\"{self}\")")
+    }
+}
+
+impl Evaluator for WeightedEval {
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let size = pos.size();
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        let mask = size.mask().0;
+        let empty = mask & !(p | o);
+        let n_empty = empty.count_ones();
+        let w = &self.table[size as usize][n_empty as usize];
+        let count = |b: u64| b.count_ones() as i32;
+
+        let mut s = 0;
+        if w[Feature::Discs as usize] != 0 {
+            s += w[Feature::Discs as usize] * (count(p) - count(o));
+        }
+        if w[Feature::Mobility as usize] != 0 {
+            s += w[Feature::Mobility as usize] * mobility(p, o, mask);
+        }
+        if w[Feature::Potential as usize] != 0 {
+            s += w[Feature::Potential as usize] * potential_mobility(p, o, mask);
+        }
+        if w[Feature::Corners as usize] != 0 {
+            let c = size.corners().0;
+            s += w[Feature::Corners as usize] * (count(p & c) - count(o & c));
+        }
+        if w[Feature::Xc as usize] != 0 {
+            s += w[Feature::Xc as usize] * crate::features::XcSquares.evaluate(pos);
+        }
+        if w[Feature::Stability as usize] != 0 {
+            let st = stable_discs(p, o, size);
+            s += w[Feature::Stability as usize] * (count(st & p) - count(st & o));
+        }
+        if w[Feature::Parity as usize] != 0 {
+            s += w[Feature::Parity as usize] * parity(n_empty);
+        }
+        s
+    }
+}

@@ -1,0 +1,60 @@
+//! [`SearchStats`]: what a search did.
+
+use std::time::Duration;
+
+/// Counters of one search (summed over all threads).
+///
+/// A node is one call of the search on a position: interior nodes, passes, leaves and
+/// quiescence nodes all count.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchStats {
+    /// Positions visited (every call of the search, leaves and quiescence nodes included).
+    pub nodes: u64,
+    /// Calls of the evaluation.
+    pub leaf_evals: u64,
+    /// Nodes that failed high (a move reached beta).
+    pub beta_cutoffs: u64,
+    /// Beta cutoffs caused by the first move searched: `first_move_cutoffs / beta_cutoffs` is
+    /// the usual measure of move-ordering quality.
+    pub first_move_cutoffs: u64,
+    /// Table look-ups.
+    pub tt_probes: u64,
+    /// Look-ups that found the position (whatever its draft).
+    pub tt_hits: u64,
+    /// Look-ups whose entry settled the node without searching it.
+    pub tt_cutoffs: u64,
+    /// Nodes searched below the horizon by quiescence.
+    pub quiescence_nodes: u64,
+    /// Wall-clock time of the search.
+    pub time: Duration,
+}
+
+impl SearchStats {
+    /// The fraction of beta cutoffs made by the first move searched (0 when there was none).
+    pub fn first_move_cutoff_rate(&self) -> f64 {
+        if self.beta_cutoffs == 0 {
+            0.0
+        } else {
+            self.first_move_cutoffs as f64 / self.beta_cutoffs as f64
+        }
+    }
+
+    /// Nodes per second over [`SearchStats::time`] (0 when no time was measured).
+    pub fn nodes_per_second(&self) -> f64 {
+        let s = self.time.as_secs_f64();
+        if s > 0.0 { self.nodes as f64 / s } else { 0.0 }
+    }
+}
+
+impl std::ops::AddAssign<&SearchStats> for SearchStats {
+    fn add_assign(&mut self, other: &SearchStats) {
+        self.nodes += other.nodes;
+        self.leaf_evals += other.leaf_evals;
+        self.beta_cutoffs += other.beta_cutoffs;
+        self.first_move_cutoffs += other.first_move_cutoffs;
+        self.tt_probes += other.tt_probes;
+        self.tt_hits += other.tt_hits;
+        self.tt_cutoffs += other.tt_cutoffs;
+        self.quiescence_nodes += other.quiescence_nodes;
+    }
+}

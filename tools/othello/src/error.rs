@@ -1,0 +1,38 @@
+//! CLI errors: bad input exits 2, a failed check exits 1.
+
+use std::fmt;
+
+/// An error that ends the command with a one-line message on stderr.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad input: a malformed board, an illegal move, a bad option or file. Exit code 2.
+    Input(String),
+    /// A check failed (for example a solve mismatch). Exit code 1.
+    Check(String),
+}
+
+impl CliError {
+    /// The process exit code.
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            CliError::Input(_) => 2,
+            CliError::Check(_) => 1,
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Input(m) | CliError::Check(m) => f.write_str(m),
+        }
+    }
+}
+
+/// Shorthand for bad input.
+pub fn input(msg: impl Into<String>) -> CliError {
+    CliError::Input(msg.into())
+}
+
+/// The result type of every command.
+pub type CliResult<T = ()> = Result<T, CliError>;

@@ -1,1 +1,60 @@
-//! othello-endgame (being written).
+//! Exact endgame solver for Othello on 4x4, 6x6 and 8x8 boards, after Edax's `endgame.c`.
+//!
+//! Given a position, [`Solver::solve`] finds the final disc difference with best play by both
+//! sides (empty squares credited to the winner, from the side to move) and a best move, or, in
+//! [`SolveMode::WinLossDraw`], only whether the side to move wins, draws or loses.
+//! [`Solver::score_moves`] scores every move (the OBF listing) and [`Solver::solve_window`] is
+//! the fail-soft window search a midgame search calls near the end of the game.
+//!
+//! # Design
+//! Everything runs on raw side-relative bitboards `(player, opponent)` with the fast move
+//! generator of `othello_rules::movegen`, in layers by number of empty squares (see `search`):
+//! - **root**: PVS over the moves sorted fastest-first; a later move must beat the best, a move
+//!   with a lower square index only has to equal it, so ties go to the lowest index whatever
+//!   the search order or the thread timing;
+//! - **far from the leaves** (more than 7 empty squares): stop check, stability cut-off,
+//!   transposition table (a shared [`othello_table::TranspositionTable`]; every entry is a
+//!   full-depth bound, so any hit is usable), fastest-first move ordering (fewest opponent
+//!   moves, corners counted twice, then the opponent's potential mobility, parity and square
+//!   quality), PVS inside open windows, null windows elsewhere;
+//! - **near the leaves** (5 to 7): no table, no sorting: odd quadrants first (parity), then
+//!   Edax's static square order, with the stability cut-off;
+//! - **last four squares**: no move generation, parity order; the last square is scored from a
+//!   flip count alone (a 2 KiB line table), Edax's `count_last_flip`.
+//!
+//! Threads: lazy SMP at the root. Helper threads solve the root moves in rotated orders and
+//! fill the shared table; the main thread's result is the one returned, so scores and best
+//! moves are those of a single-threaded solve. [`Solver::score_moves`] instead shares the moves
+//! among the threads.
+//!
+//! The recursion is compiled twice, portable and (on x86-64 with AVX2) with the target features
+//! enabled; `OTHELLO_PORTABLE=1` forces the portable one. The FFO suite is in [`ffo`].
+//!
+//! ```
+//! use othello_endgame::{SolveMode, Solver, SolverConfig};
+//! use othello_rules::{BoardSize, Position};
+//!
+//! let mut solver = Solver::new(SolverConfig { tt_mib: 4, threads: 1 });
+//! // 4x4 Othello: white wins 11-3 with 2 empty squares, so black's score is -10.
+//! let start = Position::start_of(BoardSize::Four);
+//! let solution = solver.solve(&start, SolveMode::Exact);
+//! assert_eq!(solution.score, -10);
+//! assert_eq!(solver.solve(&start, SolveMode::WinLossDraw).score, -1);
+//!
+//! // FFO #1: G8 wins by 18.
+//! let ffo1 = othello_endgame::ffo::position(1).unwrap();
+//! let solution = solver.solve(&ffo1.position, SolveMode::Exact);
+//! assert_eq!((solution.best_move.to_string().as_str(), solution.score), ("g8", 18));
+//! ```
+#![deny(missing_docs)]
+#![deny(unsafe_code)]
+
+pub mod ffo;
+mod last;
+mod layout;
+mod search;
+mod solver;
+mod stability;
+
+pub use search::Techniques;
+pub use solver::{Solution, SolveMode, Solver, SolverConfig};

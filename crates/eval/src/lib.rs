@@ -35,8 +35,8 @@
 //! let eval: WeightedEval = "mobility*10+corners*80/40+discs*0/30".parse().unwrap();
 //! assert_eq!(eval.weight(Feature::Corners).unwrap().at(pos.size(), 60), 80);
 //! assert_eq!(eval.to_string(), "mobility*10+corners*80/40+discs*0/30");
-//! // White has one disc less: discs weigh 1 (rounded) with 59 empties.
-//! assert_eq!(eval.evaluate(&pos), -1);
+//! // White has 3 discs fewer; discs weigh 1 (0.5 rounded up) with 59 empties.
+//! assert_eq!(eval.evaluate(&pos), -3);
 //!
 //! let default = WeightedEval::default();
 //! assert_eq!(default, "default".parse().unwrap());

@@ -47,7 +47,10 @@ impl Weight {
     /// # Panics
     /// When `|start|` or `|end|` exceeds [`Weight::MAX`].
     pub const fn phased(start: i32, end: i32) -> Weight {
-        assert!(start.abs() <= Weight::MAX && end.abs() <= Weight::MAX, "weight out of range");
+        assert!(
+            start.abs() <= Weight::MAX && end.abs() <= Weight::MAX,
+            "weight out of range"
+        );
         Weight { start, end }
     }
 

@@ -150,7 +150,13 @@ impl Mcts {
             stop,
         };
         let counts: Vec<(u64, u64)> = if threads == 1 {
-            vec![work(&mut self.trees[0], &budget(0), c, policy, worker_seed(seed, 0, key))]
+            vec![work(
+                &mut self.trees[0],
+                &budget(0),
+                c,
+                policy,
+                worker_seed(seed, 0, key),
+            )]
         } else {
             std::thread::scope(|s| {
                 let handles: Vec<_> = self
@@ -256,7 +262,7 @@ fn work(tree: &mut Tree, budget: &Budget<'_>, exploration: f64, policy: PlayoutP
         {
             break;
         }
-        if iterations % CLOCK_EVERY == 0 && budget.deadline.is_some_and(|d| Instant::now() >= d) {
+        if iterations.is_multiple_of(CLOCK_EVERY) && budget.deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
         playouts += u64::from(tree.iterate(exploration, policy, &mut rng));

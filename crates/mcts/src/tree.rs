@@ -14,7 +14,7 @@
 //! half points, so merging trees and comparing runs is exact.
 
 use crate::PlayoutPolicy;
-use crate::playout::{nth_set_bit, playout_raw};
+use crate::playout::{pick, playout_raw};
 use othello_rules::{Bitboard, Color, Move, Position, Square, movegen};
 use rand::Rng;
 use smallvec::SmallVec;
@@ -50,6 +50,10 @@ struct Node {
     terminal: bool,
     depth: u16,
 }
+
+// 96 bytes: a position (24), the inline child list (32), five counters and flags. The cap in
+// `MctsConfig::max_nodes` is sized with this figure.
+const _: () = assert!(std::mem::size_of::<Node>() == 96);
 
 impl Node {
     fn new(pos: Position, parent: u32, mv: u8, depth: u16) -> Node {
@@ -152,7 +156,11 @@ impl Tree {
     /// The move that led from the parent to `id`; `None` at the root.
     pub fn incoming_move(&self, id: NodeId) -> Option<Move> {
         let n = &self.nodes[id.index()];
-        if n.parent == NO_PARENT { None } else { Move::from_u8(n.mv) }
+        if n.parent == NO_PARENT {
+            None
+        } else {
+            Move::from_u8(n.mv)
+        }
     }
 
     /// The player who made the move into `id` (whose view `W` takes): the colour not to move
@@ -276,19 +284,19 @@ impl Tree {
 
     /// Adds one child of `id`: the pending pass, or a uniformly chosen unexpanded square.
     fn expand<R: Rng + ?Sized>(&mut self, id: u32, rng: &mut R) -> u32 {
+        let child = self.nodes.len() as u32;
         let parent = &mut self.nodes[id as usize];
         let (mv, pos) = if parent.pass_pending {
             parent.pass_pending = false;
             (Move::Pass, parent.pos.pass_unchecked())
         } else {
-            let sq = nth_set_bit(parent.unexpanded, rng.random_range(0..parent.unexpanded.count_ones()));
+            let sq = pick(parent.unexpanded, rng);
             parent.unexpanded &= !(1u64 << sq);
             let square = Square::from_index_unchecked(sq as u8);
             let f = movegen::flips(parent.pos.player().0, parent.pos.opponent().0, sq);
             (Move::Place(square), parent.pos.play_with_flips(square, Bitboard(f)))
         };
         let depth = parent.depth + 1;
-        let child = self.nodes.len() as u32;
         parent.children.push(child);
         self.nodes.push(Node::new(pos, id, mv.to_u8(), depth));
         self.max_depth = self.max_depth.max(u32::from(depth));

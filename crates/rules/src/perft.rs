@@ -15,6 +15,9 @@ use crate::movegen::{self, portable};
 use crate::{Move, Position};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// Subtrees shallower than this are counted directly, not cached.
+const HASH_MIN_DEPTH: u32 = 4;
+
 /// One cached count: position (side-relative), remaining depth and count.
 #[derive(Clone, Copy, Default)]
 struct Entry {
@@ -103,7 +106,7 @@ macro_rules! perft_impl {
 
         $(#[$attr])*
         fn $hashed(p: u64, o: u64, mask: u64, depth: u32, table: &mut PerftTable) -> u64 {
-            if depth <= 3 {
+            if depth <= HASH_MIN_DEPTH - 1 {
                 return $plain(p, o, mask, depth);
             }
             if let Some(n) = table.probe(p, o, depth) {

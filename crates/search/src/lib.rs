@@ -1,1 +1,91 @@
-//! othello-search (being written).
+//! Game-tree search for Othello: minimax and negamax references, alpha-beta, PVS, iterative
+//! deepening, aspiration windows, a shared transposition table, move ordering, quiescence,
+//! multi-PV and Lazy SMP, generic over the evaluation.
+//!
+//! Pick an [`Algorithm`], an [`Evaluator`](othello_eval::Evaluator), a table size and the
+//! heuristics in a [`SearchConfig`], build a [`Searcher`], and call [`Searcher::search`] with
+//! [`Limits`]: it returns a [`SearchResult`] (move, score, PV, exactness, [`SearchStats`]) and
+//! reports each completed [`Iteration`] on the way.
+//!
+//! # Semantics
+//! - **Scores** are centi-discs from the side to move (negamax); [`SearchResult::score_black`]
+//!   is black minus white. A finished game scores its final disc difference x100 with the
+//!   empty squares credited to the winner; a horizon leaf scores the evaluation (clamped to
+//!   [`score::EVAL_LIMIT`]).
+//! - **Depth** counts discs placed. A pass uses no depth but is searched (never scored as the
+//!   end); two passes in a row cannot happen because a game where neither side can move is over.
+//!   A search at `depth >= empties` reaches every end and is exact ([`SearchResult::exact`]).
+//!   `Limits::depth = Some(0)` is treated as 1.
+//! - **Pruning never changes a value**: alpha-beta, PVS and the table return exactly the
+//!   value plain minimax returns for the same depth (see [`alphabeta`] for the table rule), and
+//!   the root picks, among moves of equal value, the lowest square index (see [`root`]
+//!   docs in the source), so the move does not depend on the ordering or the threads either.
+//! - **Iterations**: depth 1, 2, ... each reported when complete. A partial iteration never
+//!   replaces a completed one, except for a move proven better than the previous best by
+//!   completed searches of the aborted iteration (documented in `docs/search.md`).
+//! - **Limits**: depth, nodes, soft/hard time, a stop flag, or nothing (search to the end of
+//!   the game). The first iteration always completes. A forced move under a time limit (and no
+//!   depth limit) is answered at once with a depth-1 score. With no legal move the result is a
+//!   pass; with the game over it is a pass with the final score.
+//! - The caller's [`Position`](othello_rules::Position) is never changed: the search works on
+//!   copies.
+//!
+//! # Design
+//! One file per concern: [`reference`] (the slow oracles and the reference algorithms),
+//! `alphabeta` (alpha-beta and PVS with the table), [`quiescence`], [`ordering`] (the staged
+//! move picker), `heuristics` (killers and history), `pv`, `root` (tie rule, windows, multi-PV),
+//! `deepening` (iterative deepening and aspiration), `threads` (Lazy SMP), [`Limits`] and the
+//! clock, [`SearchStats`]. The hot path works on raw side-relative bitboards with the rules
+//! crate's [`movegen`](othello_rules::movegen) and never allocates.
+//!
+//! ```
+//! use othello_eval::Evaluator;
+//! use othello_rules::Position;
+//! use othello_search::{Algorithm, Limits, SearchConfig, Searcher, reference};
+//!
+//! /// Disc difference, in centi-discs.
+//! struct Discs;
+//! impl Evaluator for Discs {
+//!     fn evaluate(&self, pos: &Position) -> i32 {
+//!         pos.disc_difference() * 100
+//!     }
+//! }
+//!
+//! let pos = Position::start();
+//! let config = SearchConfig { algorithm: Algorithm::Pvs, ..SearchConfig::default() };
+//! let mut searcher = Searcher::new(Discs, config);
+//! let mut depths = Vec::new();
+//! let result = searcher.search(&pos, &Limits::depth(5), |it| depths.push(it.depth));
+//! assert_eq!(depths, [1, 2, 3, 4, 5]);
+//! // PVS returns exactly the plain negamax value.
+//! assert_eq!(result.score, reference::negamax(&pos, 5, &Discs));
+//! assert!(pos.is_legal(result.best_move));
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod alphabeta;
+mod config;
+mod deepening;
+mod endgame;
+mod heuristics;
+mod limits;
+pub mod ordering;
+mod pv;
+pub mod quiescence;
+pub mod reference;
+mod result;
+mod root;
+pub mod score;
+mod searcher;
+mod stats;
+mod threads;
+mod worker;
+
+pub use config::{Algorithm, SearchConfig};
+pub use limits::{Limits, TimeLimit};
+pub use othello_rules::{Move, Position};
+pub use reference::{Horizon, minimax, negamax};
+pub use result::{Iteration, SearchResult};
+pub use searcher::Searcher;
+pub use stats::SearchStats;

@@ -96,9 +96,8 @@ impl TranspositionTable {
         let (bucket, stripe) = self.locate(player, opponent);
         let mut counters = stripe.lock.lock();
         counters.probes += 1;
-        drop(counters);
         let found = bucket.probe(player, opponent);
-        stripe.lock.lock().hits += found.is_some() as u64;
+        counters.hits += found.is_some() as u64;
         found
     }
 
@@ -111,8 +110,8 @@ impl TranspositionTable {
     pub fn store(&self, player: u64, opponent: u64, depth: u8, score: i16, bound: Bound, best_move: Option<Move>) {
         let generation = self.generation.load(Relaxed);
         let (bucket, stripe) = self.locate(player, opponent);
-        let outcome = bucket.store(player, opponent, depth, score, bound, best_move, generation);
         let mut counters = stripe.lock.lock();
+        let outcome = bucket.store(player, opponent, depth, score, bound, best_move, generation);
         counters.stores += 1;
         counters.replacements += (outcome == StoreOutcome::Replaced) as u64;
     }

@@ -7,7 +7,7 @@ use othello_table::{Bound, Entry, LocalTable, TableStats, TranspositionTable};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -240,19 +240,18 @@ fn contents(p: u64, o: u64) -> (u8, i16, Bound, Option<Move>) {
 }
 
 /// `threads` threads store and probe `keys` at random for `time`; one of them also starts new
-/// searches and, if `chaos`, clears the table now and then. Every hit is checked.
+/// searches and, if `chaos`, clears the table now and then. Every hit is checked. Each thread
+/// watches the clock itself, so one failing thread cannot leave the others running.
 fn hammer(tt: &TranspositionTable, keys: &[(u64, u64)], threads: usize, time: Duration, chaos: bool) -> u64 {
     let hits = AtomicU64::new(0);
-    let stop = AtomicBool::new(false);
     let start = Instant::now();
     thread::scope(|s| {
         for t in 0..threads {
-            let (hits, stop) = (&hits, &stop);
+            let hits = &hits;
             s.spawn(move || {
                 let mut rng = SmallRng::seed_from_u64(100 + t as u64);
                 let mut my_hits = 0;
-                let mut i = 0u64;
-                while !stop.load(Ordering::Relaxed) {
+                for i in 1u64.. {
                     let (p, o) = keys[rng.random_range(0..keys.len())];
                     let (d, s, b, m) = contents(p, o);
                     if rng.random_range(0..2) == 0 {
@@ -265,14 +264,15 @@ fn hammer(tt: &TranspositionTable, keys: &[(u64, u64)], threads: usize, time: Du
                         );
                         my_hits += 1;
                     }
-                    i += 1;
-                    if t == 0 && i.is_multiple_of(4096) {
-                        if chaos && i.is_multiple_of(1 << 16) {
-                            tt.clear();
+                    if i.is_multiple_of(4096) {
+                        if t == 0 {
+                            if chaos && i.is_multiple_of(1 << 16) {
+                                tt.clear();
+                            }
+                            tt.new_search();
                         }
-                        tt.new_search();
                         if start.elapsed() > time {
-                            stop.store(true, Ordering::Relaxed);
+                            break;
                         }
                     }
                 }

@@ -5,7 +5,7 @@ use crate::error::CliResult;
 use crate::output::Output;
 use crate::perft::round_ms;
 use othello_rules::text::play_sequence;
-use othello_rules::{perft, Position};
+use othello_rules::{Position, perft};
 use serde_json::json;
 use std::time::Instant;
 
@@ -62,7 +62,14 @@ pub fn run(args: &BenchArgs) -> CliResult {
     let secs = t0.elapsed().as_secs_f64();
     let nps = if secs > 0.0 { (total as f64 / secs).round() } else { 0.0 };
     out.line(
-        || format!("bench: {} positions, {total} nodes, {:.1} ms, {:.1} M nodes/s", positions.len(), secs * 1e3, nps / 1e6),
+        || {
+            format!(
+                "bench: {} positions, {total} nodes, {:.1} ms, {:.1} M nodes/s",
+                positions.len(),
+                secs * 1e3,
+                nps / 1e6
+            )
+        },
         || json!({"positions": positions.len(), "nodes": total, "time_ms": round_ms(secs * 1e3), "nps": nps}),
     );
     Ok(())

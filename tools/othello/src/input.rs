@@ -1,6 +1,6 @@
 //! Turning command-line text into positions.
 
-use crate::error::{input, CliResult};
+use crate::error::{CliResult, input};
 use othello_rules::text::play_sequence;
 use othello_rules::{BoardSize, Position};
 
@@ -17,7 +17,11 @@ pub fn position(board: Option<&str>, size: Option<u8>, moves: Option<&str>) -> C
             if let Some(s) = size
                 && s != pos.size()
             {
-                return Err(input(format!("--size {} contradicts the {} board of the position", s.side(), pos.size())));
+                return Err(input(format!(
+                    "--size {} contradicts the {} board of the position",
+                    s.side(),
+                    pos.size()
+                )));
             }
             pos
         }

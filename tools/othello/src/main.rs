@@ -6,14 +6,21 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+mod engine;
 mod error;
 mod input;
+mod nboard;
 mod output;
 mod perft;
+mod play;
+mod search_cmd;
 mod show;
+mod solve;
+mod spec;
+mod stats;
 
 use clap::{Parser, Subcommand};
-use error::{input, CliResult};
+use error::{CliResult, input};
 
 /// Othello engine toolkit: perft, benchmarks, search, solving, matches.
 #[derive(Parser, Debug)]
@@ -31,9 +38,17 @@ enum Command {
     Show(show::ShowArgs),
     /// Run the fixed benchmark over the embedded position set (the node count is a signature).
     Bench(bench::BenchArgs),
+    /// Search a position with an engine spec: one line per iteration, then the best move.
+    Search(search_cmd::SearchArgs),
+    /// Solve endgames exactly (a position, or an OBF file checked against its listed scores).
+    Solve(solve::SolveArgs),
+    /// Play a match between two engine specs.
+    Play(play::PlayArgs),
+    /// Speak the NBoard engine protocol (version 2) on stdin/stdout.
+    Nboard(nboard::NboardArgs),
 }
 
-/// Checks a depth given on the command line: at least `min`... at most `max`.
+/// Checks a depth given on the command line: 0 to `max`.
 pub fn check_depth(depth: i64, max: u32) -> CliResult<u32> {
     if depth < 0 || depth > max as i64 {
         return Err(input(format!("bad --depth {depth}: expected 0 to {max}")));
@@ -66,6 +81,10 @@ fn main() {
         Command::Perft(a) => perft::run(a),
         Command::Show(a) => show::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Search(a) => search_cmd::run(a),
+        Command::Solve(a) => solve::run(a),
+        Command::Play(a) => play::run(a),
+        Command::Nboard(a) => nboard::run(a),
     };
     if let Err(e) = result {
         eprintln!("error: {e}");

@@ -14,23 +14,11 @@ impl Output {
         Output { json }
     }
 
-    /// Whether the output is JSON Lines.
-    pub fn is_json(&self) -> bool {
-        self.json
-    }
-
     /// Prints one result line, built lazily in the chosen form.
     pub fn line(&self, text: impl FnOnce() -> String, json: impl FnOnce() -> Value) {
         if self.json {
             println!("{}", json());
         } else {
-            println!("{}", text());
-        }
-    }
-
-    /// Prints text only (nothing in JSON mode).
-    pub fn text(&self, text: impl FnOnce() -> String) {
-        if !self.json {
             println!("{}", text());
         }
     }

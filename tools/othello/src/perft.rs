@@ -1,8 +1,8 @@
 //! `othello perft`.
 
-use crate::error::{input, CliResult};
+use crate::error::{CliResult, input};
 use crate::output::Output;
-use othello_rules::{perft, Position};
+use othello_rules::{Position, perft};
 use serde_json::json;
 use std::time::Instant;
 
@@ -63,7 +63,12 @@ pub fn run(args: &PerftArgs) -> CliResult {
         let ms = secs * 1e3;
         let rate = if secs > 0.0 { n as f64 / secs } else { 0.0 };
         out.line(
-            || format!("perft {d:>2}: {n:>16} leaves {ms:>10.1} ms {:>10.1} M leaves/s", rate / 1e6),
+            || {
+                format!(
+                    "perft {d:>2}: {n:>16} leaves {ms:>10.1} ms {:>10.1} M leaves/s",
+                    rate / 1e6
+                )
+            },
             || json!({"depth": d, "nodes": n, "time_ms": round_ms(ms), "nps": rate.round()}),
         );
     }
@@ -72,9 +77,15 @@ pub fn run(args: &PerftArgs) -> CliResult {
         for m in pos.moves() {
             let n = count(&pos.play_unchecked(m), depth - 1);
             total += n;
-            out.line(|| format!("{m:>5} {n:>16}"), || json!({"move": m.to_string(), "nodes": n}));
+            out.line(
+                || format!("{m:>5} {n:>16}"),
+                || json!({"move": m.to_string(), "nodes": n}),
+            );
         }
-        out.line(|| format!("total {total:>16}"), || json!({"divide_total": total, "depth": depth}));
+        out.line(
+            || format!("total {total:>16}"),
+            || json!({"divide_total": total, "depth": depth}),
+        );
     }
     Ok(())
 }

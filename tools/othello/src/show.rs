@@ -37,9 +37,19 @@ pub fn run(args: &ShowArgs) -> CliResult {
     out.line(
         || {
             let mut s = format!("{}\n{pos}\n", pos.pretty());
-            s += &format!("moves: {}", if moves.is_empty() { "none".to_string() } else { moves.join(" ") });
+            s += &format!(
+                "moves: {}",
+                if moves.is_empty() {
+                    "none".to_string()
+                } else {
+                    moves.join(" ")
+                }
+            );
             if pos.is_game_over() {
-                s += &format!("\ngame over: {:+} for black (empties to the winner)", pos.final_score_black());
+                s += &format!(
+                    "\ngame over: {:+} for black (empties to the winner)",
+                    pos.final_score_black()
+                );
             }
             s
         },

@@ -97,7 +97,10 @@ fn full_columns(filled: u64) -> u64 {
 /// The squares on a diagonal (step `s`: 9 for a1-h8, 7 for h1-a8) through a square of `b`:
 /// `b` spread both ways along it, 1 + 2 + 4 steps each way. The masks stop shifts by 1, 2 and
 /// 4 steps from wrapping around the board, for the upward shift (`<< s`) then the downward.
-#[expect(clippy::too_many_arguments, reason = "the six wrap masks differ between the two diagonals")]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the six wrap masks differ between the two diagonals"
+)]
 #[inline(always)]
 fn spread(b: u64, s: u32, up1: u64, up2: u64, up4: u64, down1: u64, down2: u64, down4: u64) -> u64 {
     let mut u = b;

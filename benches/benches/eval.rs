@@ -1,0 +1,100 @@
+//! Evaluation features and combinations, per call. Run: `cargo bench -p othello-benches --bench eval`.
+//!
+//! Each benchmark evaluates the same 1024 positions (8x8, every phase, from seeded random play)
+//! and asserts the sum of the scores, so a fast wrong answer cannot pass. The sums are the
+//! evaluation's functional signature: a change that claims not to alter any value keeps them.
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use othello_eval::{
+    Corners, Discs, Evaluator, Feature, Mobility, Parity, PotentialMobility, Stability, WeightedEval, XcSquares,
+};
+use othello_rules::Position;
+use othello_rules::hash::mix64;
+use std::hint::black_box;
+
+const N: usize = 1024;
+
+/// 1024 positions from random play driven by a counter-based generator (no dependence on a
+/// random-number crate's algorithm), plies 0..=59 spread evenly; finished games are kept.
+fn positions() -> Vec<Position> {
+    let mut out = Vec::with_capacity(N);
+    let mut k = 0u64;
+    while out.len() < N {
+        let plies = out.len() % 60;
+        let mut pos = Position::start();
+        for _ in 0..plies {
+            let moves = pos.moves();
+            if moves.is_empty() {
+                break;
+            }
+            k += 1;
+            pos = pos.play_unchecked(moves[(mix64(k) % moves.len() as u64) as usize]);
+        }
+        out.push(pos);
+    }
+    out
+}
+
+/// Sums of each feature over the positions (in `Feature::ALL` order), then of the default
+/// combination and of the all-feature combination below.
+const EXPECTED: [i64; 9] = [-2637, 376, 1900, -73, 189, -279, -2, -106257, -131587];
+
+fn all_features() -> WeightedEval {
+    "discs*-10/100+mobility*40/20+potential*15/5+corners*350/200+xc*60/10+stability*50/100+parity*0/100"
+        .parse()
+        .unwrap()
+}
+
+fn run<E: Evaluator>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    name: &str,
+    e: E,
+    ps: &[Position],
+    want: i64,
+) {
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            let s: i64 = ps.iter().map(|p| e.evaluate(black_box(p)) as i64).sum();
+            assert_eq!(s, want, "{name}");
+        })
+    });
+}
+
+fn bench(c: &mut Criterion) {
+    let ps = positions();
+    let mut sums: Vec<i64> = Feature::ALL
+        .iter()
+        .map(|f| ps.iter().map(|p| f.value(p) as i64).sum())
+        .collect();
+    let default = WeightedEval::default();
+    let all = all_features();
+    // The combinations also equal the interpolated sums of their features, computed slowly.
+    for e in [&default, &all] {
+        let slow: i64 = ps
+            .iter()
+            .map(|p| {
+                e.terms()
+                    .iter()
+                    .map(|&(f, w)| (w.at(p.size(), p.empty_count()) * f.value(p)) as i64)
+                    .sum::<i64>()
+            })
+            .sum();
+        sums.push(slow);
+    }
+    assert_eq!(sums, EXPECTED, "the evaluation changed");
+
+    let mut g = c.benchmark_group("eval x1024");
+    g.throughput(Throughput::Elements(N as u64));
+    run(&mut g, "discs", Discs, &ps, EXPECTED[0]);
+    run(&mut g, "mobility", Mobility, &ps, EXPECTED[1]);
+    run(&mut g, "potential", PotentialMobility, &ps, EXPECTED[2]);
+    run(&mut g, "corners", Corners, &ps, EXPECTED[3]);
+    run(&mut g, "xc", XcSquares, &ps, EXPECTED[4]);
+    run(&mut g, "stability", Stability, &ps, EXPECTED[5]);
+    run(&mut g, "parity", Parity, &ps, EXPECTED[6]);
+    run(&mut g, "default", &default, &ps, EXPECTED[7]);
+    run(&mut g, "all seven", &all, &ps, EXPECTED[8]);
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,75 @@
+//! MCTS: playout speed and search iterations. Run: `cargo bench -p othello-benches --bench mcts`.
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use othello_mcts::{Mcts, MctsConfig, PlayoutPolicy, playout, random_playout};
+use othello_rules::{Move, Position};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::hint::black_box;
+
+const PLAYOUTS: u64 = 1000;
+
+/// The obvious playout on the allocating `Position` API, drawing from the generator exactly as
+/// the fast one does (the `k`-th legal square in index order; a pass draws nothing).
+fn reference_playout(pos: &Position, rng: &mut SmallRng) -> i32 {
+    let mut p = *pos;
+    loop {
+        let moves = p.moves();
+        match moves.as_slice() {
+            [] => return p.final_score() * p.side_to_move().sign() * pos.side_to_move().sign(),
+            [Move::Pass] => p = p.pass_unchecked(),
+            _ => p = p.play(moves[rng.random_range(0..moves.len() as u32) as usize]).unwrap(),
+        }
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let start = Position::start();
+    let mut rng = SmallRng::seed_from_u64(1);
+    let expected: i64 = (0..PLAYOUTS).map(|_| i64::from(reference_playout(&start, &mut rng))).sum();
+
+    let mut g = c.benchmark_group("mcts");
+    g.throughput(Throughput::Elements(PLAYOUTS));
+    g.bench_function("random_playout/start x1000", |b| {
+        b.iter(|| {
+            let mut rng = SmallRng::seed_from_u64(1);
+            let sum: i64 = (0..PLAYOUTS)
+                .map(|_| i64::from(random_playout(black_box(&start), &mut rng)))
+                .sum();
+            assert_eq!(sum, expected);
+        })
+    });
+    g.bench_function("corners_first_playout/start x1000", |b| {
+        let policy = PlayoutPolicy::CornersFirst { epsilon: 0.1 };
+        b.iter(|| {
+            let mut rng = SmallRng::seed_from_u64(1);
+            let sum: i64 = (0..PLAYOUTS)
+                .map(|_| i64::from(playout(black_box(&start), policy, &mut rng)))
+                .sum();
+            assert!(sum.unsigned_abs() <= 64 * PLAYOUTS);
+        })
+    });
+    const ITERATIONS: u64 = 10_000;
+    g.throughput(Throughput::Elements(ITERATIONS));
+    g.bench_function("search/start 10k iterations", |b| {
+        b.iter(|| {
+            let mut mcts = Mcts::new(MctsConfig {
+                playouts: Some(ITERATIONS),
+                seed: 3,
+                reuse_tree: false,
+                ..MctsConfig::default()
+            });
+            let r = mcts.search(black_box(&start));
+            assert!(start.is_legal(r.best_move));
+            assert_eq!(r.iterations, ITERATIONS);
+            assert_eq!(r.stats.root_children.iter().map(|c| c.1).sum::<u64>(), ITERATIONS);
+        })
+    });
+    g.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20);
+    targets = bench
+}
+criterion_main!(benches);

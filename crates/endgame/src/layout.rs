@@ -1,0 +1,168 @@
+//! Per-board-size geometry the solver needs: the board mask, the quadrants used for parity,
+//! the static square-quality classes used to order moves near the leaves, and the squares that
+//! a line cannot cross (for stability).
+
+use othello_rules::BoardSize;
+
+/// Everything size-dependent, computed at compile time for each of the three sizes.
+pub(crate) struct Layout {
+    /// The squares of the board.
+    pub mask: u64,
+    /// The number of squares (16, 36, 64): the total of a final score.
+    pub squares: i32,
+    /// The four corners.
+    pub corners: u64,
+    /// The four quadrants (side/2 x side/2 blocks), for parity.
+    pub quadrants: [u64; 4],
+    /// Square classes, best first (Edax's presorted order on 8x8); the unused tail is zero.
+    pub classes: [u64; 10],
+    /// How many entries of `classes` are used.
+    pub n_classes: usize,
+    /// A small static value per square (higher is better), from its class.
+    pub square_value: [i32; 64],
+    /// Squares with a horizontal neighbour off the board (cannot be flipped horizontally).
+    pub wall_h: u64,
+    /// Squares with a vertical neighbour off the board.
+    pub wall_v: u64,
+    /// Squares with a diagonal neighbour off the board (the border).
+    pub wall_d: u64,
+}
+
+impl Layout {
+    /// The layout of `size`.
+    #[inline]
+    pub(crate) fn of(size: BoardSize) -> &'static Layout {
+        match size {
+            BoardSize::Four => &LAYOUT_4,
+            BoardSize::Six => &LAYOUT_6,
+            BoardSize::Eight => &LAYOUT_8,
+        }
+    }
+
+    /// The used square classes, best first.
+    #[inline(always)]
+    pub(crate) fn classes(&self) -> &[u64] {
+        &self.classes[..self.n_classes]
+    }
+
+    /// The empty squares lying in a quadrant with an odd number of empty squares.
+    #[inline(always)]
+    pub(crate) fn odd_quadrants(&self, empties: u64) -> u64 {
+        let mut odd = 0;
+        for q in self.quadrants {
+            // Branch-free: all ones when the count is odd.
+            odd |= q & ((((empties & q).count_ones() & 1) as u64).wrapping_neg());
+        }
+        odd
+    }
+}
+
+static LAYOUT_8: Layout = Layout::new(BoardSize::Eight, &[(0, 0), (2, 3), (2, 2), (0, 2), (0, 3), (1, 3), (1, 2), (0, 1), (1, 1), (3, 3)]);
+static LAYOUT_6: Layout = Layout::new(BoardSize::Six, &[(0, 0), (2, 0), (2, 1), (0, 1), (1, 1), (2, 2)]);
+static LAYOUT_4: Layout = Layout::new(BoardSize::Four, &[(0, 0), (1, 0), (1, 1)]);
+
+/// The square `(col, row)` and its images under the eight symmetries of a `side` x `side` board.
+const fn symmetric_closure(col: u32, row: u32, side: u32) -> u64 {
+    let n = side - 1;
+    let mut m = 0u64;
+    let mut t = 0;
+    while t < 8 {
+        let (mut c, mut r) = if t & 1 == 0 { (col, row) } else { (row, col) };
+        if t & 2 != 0 {
+            c = n - c;
+        }
+        if t & 4 != 0 {
+            r = n - r;
+        }
+        m |= 1 << (8 * r + c);
+        t += 1;
+    }
+    m
+}
+
+impl Layout {
+    const fn new(size: BoardSize, class_seeds: &[(u32, u32)]) -> Layout {
+        let side = size.side() as u32;
+        let half = side / 2;
+        let mask = size.mask().0;
+        let mut quadrants = [0u64; 4];
+        let mut sq = 0;
+        while sq < 64 {
+            let (c, r) = (sq % 8, sq / 8);
+            if c < side && r < side {
+                let q = (r >= half) as usize * 2 + (c >= half) as usize;
+                quadrants[q] |= 1 << sq;
+            }
+            sq += 1;
+        }
+        let mut classes = [0u64; 10];
+        let mut square_value = [0i32; 64];
+        let mut i = 0;
+        while i < class_seeds.len() {
+            let (c, r) = class_seeds[i];
+            classes[i] = symmetric_closure(c, r, side);
+            let mut sq = 0;
+            while sq < 64 {
+                if classes[i] & (1 << sq) != 0 {
+                    square_value[sq] = (class_seeds.len() - i) as i32;
+                }
+                sq += 1;
+            }
+            i += 1;
+        }
+        let n = side - 1;
+        let mut wall_h = 0u64;
+        let mut wall_v = 0u64;
+        let mut r = 0;
+        while r < side {
+            wall_h |= 1 << (8 * r) | 1 << (8 * r + n);
+            wall_v |= 1 << r | 1 << (8 * n + r);
+            r += 1;
+        }
+        Layout {
+            mask,
+            squares: (side * side) as i32,
+            corners: size.corners().0,
+            quadrants,
+            classes,
+            n_classes: class_seeds.len(),
+            square_value,
+            wall_h,
+            wall_v,
+            wall_d: size.edges().0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_partition_the_board() {
+        for size in BoardSize::ALL {
+            let l = Layout::of(size);
+            let mut all = 0u64;
+            for &c in l.classes() {
+                assert_eq!(all & c, 0, "{size}: classes overlap");
+                all |= c;
+            }
+            assert_eq!(all, l.mask, "{size}");
+            assert_eq!(l.quadrants.iter().fold(0, |a, q| a | q), l.mask);
+            assert_eq!(l.quadrants.iter().map(|q| q.count_ones()).sum::<u32>(), l.squares as u32);
+            assert_eq!(l.wall_h | l.wall_v, l.wall_d);
+        }
+        // Edax's 8x8 order: corners first, X squares last before the centre.
+        let l = Layout::of(BoardSize::Eight);
+        assert_eq!(l.classes[0], 0x8100_0000_0000_0081);
+        assert_eq!(l.classes[8], 1 << 9 | 1 << 14 | 1 << 49 | 1 << 54);
+    }
+
+    #[test]
+    fn odd_quadrants() {
+        let l = Layout::of(BoardSize::Eight);
+        // One empty square in the top-left quadrant, two in the bottom-right.
+        let e = 1 | 1 << 63 | 1 << 62;
+        assert_eq!(l.odd_quadrants(e), l.quadrants[0]);
+    }
+}

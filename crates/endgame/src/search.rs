@@ -1,0 +1,603 @@
+//! The recursive solver: alpha-beta (fail-soft, PVS where the window is open) from the root's
+//! children down to the last empty square.
+//!
+//! Layers, as in Edax's `endgame.c`, by number of empty squares `e`:
+//! - `e > SHALLOW_MAX` ([`ab`]): stop check, stability cut-off, transposition table, moves
+//!   sorted fastest-first (fewest opponent moves, corners counted twice; then the opponent's
+//!   potential mobility; then parity and square quality), PVS when the window is open;
+//! - `5 <= e <= SHALLOW_MAX` (`shallow`): no table and no sorting: moves in odd quadrants
+//!   first (parity), then by static square quality, with the stability cut-off;
+//! - `e <= 4`: `solve4`..`solve2` try the empty squares directly (no move generation), in
+//!   parity order, and `last1` scores the last square from a flip count alone.
+//!
+//! The recursion is written once in a macro and compiled twice: portable, and on x86-64 with
+//! AVX2/BMI1/LZCNT/POPCNT enabled so the fast move generator and `popcnt` inline into it.
+
+use crate::last::count_last_flip;
+use crate::layout::Layout;
+use crate::stability::stable_discs;
+use othello_rules::Move;
+use othello_rules::movegen;
+use othello_table::{Bound, TranspositionTable};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// A value beyond every score (scores lie in `-64..=64`).
+pub(crate) const INF: i32 = 127;
+
+/// Most empty squares searched without the table and without sorting moves.
+pub(crate) const SHALLOW_MAX: u32 = 7;
+
+/// Which techniques are on (all by default); switching one off measures what it brings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Techniques {
+    /// Stability cut-offs: give up a node when even losing every unstable disc keeps the score
+    /// at or below alpha.
+    pub stability: bool,
+    /// Play in quadrants with an odd number of empty squares first near the leaves.
+    pub parity: bool,
+    /// Sort moves by the opponent's resulting mobility far from the leaves (otherwise by the
+    /// static square order).
+    pub fastest_first: bool,
+    /// Use the transposition table.
+    pub table: bool,
+    /// Specialised code for the last four empty squares (otherwise the generic shallow search
+    /// runs to the end of the game).
+    pub last_four: bool,
+}
+
+impl Default for Techniques {
+    fn default() -> Techniques {
+        Techniques {
+            stability: true,
+            parity: true,
+            fastest_first: true,
+            table: true,
+            last_four: true,
+        }
+    }
+}
+
+/// One thread's search state.
+pub(crate) struct Ctx<'a> {
+    pub layout: &'static Layout,
+    pub tt: &'a TranspositionTable,
+    pub tech: Techniques,
+    pub nodes: u64,
+    /// The caller's stop request.
+    pub stop: &'a AtomicBool,
+    /// A second stop flag (helper threads stop when the main thread is done).
+    pub halt: &'a AtomicBool,
+    /// Set once a stop was seen: every value computed since is garbage and nothing is stored.
+    pub stopped: bool,
+}
+
+impl Ctx<'_> {
+    #[inline(always)]
+    pub(crate) fn should_stop(&mut self) -> bool {
+        if self.stop.load(Ordering::Relaxed) || self.halt.load(Ordering::Relaxed) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+}
+
+/// Edax's `NWS_STABILITY_THRESHOLD` (8x8): the stability test is only worth its cost when alpha
+/// is at least this high for the number of empty squares.
+const STABILITY_THRESHOLD: [i32; 65] = [
+    99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44, 46, 48, 48, 50, 50, 52,
+    52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+    64, 64, 64, 64, 64, 64, 64,
+];
+
+#[inline(always)]
+fn stability_threshold(empties: u32, squares: i32) -> i32 {
+    // The same margin below the maximum score on every board size.
+    STABILITY_THRESHOLD[empties as usize] - (64 - squares)
+}
+
+/// The score of a finished game from the side to move (empty squares to the winner).
+#[inline(always)]
+fn final_score(p: u64, o: u64, squares: i32) -> i32 {
+    let (pc, oc) = (p.count_ones() as i32, o.count_ones() as i32);
+    let diff = pc - oc;
+    let empties = squares - pc - oc;
+    if diff > 0 {
+        diff + empties
+    } else if diff < 0 {
+        diff - empties
+    } else {
+        0
+    }
+}
+
+/// The score with `sq` the only empty square of the board `mask`, `p` to move.
+#[inline(always)]
+fn last1(p: u64, sq: u32, mask: u64, squares: i32) -> i32 {
+    let pc = p.count_ones() as i32;
+    let n = count_last_flip(p, sq) as i32;
+    if n > 0 {
+        return 2 * (pc + n + 1) - squares;
+    }
+    // The opponent's discs are every square but `p` and `sq`: count its flips from `p`'s side.
+    let o = mask & !p & !(1u64 << sq);
+    let m = count_last_flip(o, sq) as i32;
+    if m > 0 {
+        return 2 * (pc - m) - squares;
+    }
+    // Nobody can play: the game ends with one empty square, which goes to the winner (the
+    // disc difference is odd, so there is one).
+    let diff = 2 * pc - (squares - 1);
+    if diff > 0 { diff + 1 } else { diff - 1 }
+}
+
+/// One move of a sorted move list.
+#[derive(Clone, Copy)]
+struct Scored {
+    flips: u64,
+    sq: u32,
+    score: i32,
+}
+
+/// Squares next to `discs` (eight directions), for potential mobility.
+#[inline(always)]
+fn neighbours(discs: u64) -> u64 {
+    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let h = ((discs << 1) & NOT_A) | ((discs >> 1) & NOT_H);
+    let hv = discs | h;
+    h | (hv << 8) | (hv >> 8)
+}
+
+macro_rules! search_impl {
+    ($(#[$attr:meta])* $module:ident, $moves:path, $flips:path) => {
+        pub(crate) mod $module {
+            use super::*;
+
+            /// Fail-soft alpha-beta on `(p, o)` with `empties` empty squares (see the module
+            /// docs for the layers).
+            $(#[$attr])*
+            pub(crate) fn ab(c: &mut Ctx<'_>, p: u64, o: u64, mut alpha: i32, mut beta: i32, empties: u32) -> i32 {
+                if empties <= SHALLOW_MAX {
+                    return shallow(c, p, o, alpha, beta, empties);
+                }
+                if c.should_stop() {
+                    return 0;
+                }
+                c.nodes += 1;
+                let lay = c.layout;
+                if c.tech.stability && alpha >= stability_threshold(empties, lay.squares) {
+                    let bound = lay.squares - 2 * stable_discs(o, p, lay).count_ones() as i32;
+                    if bound <= alpha {
+                        return bound;
+                    }
+                }
+                let (alpha0, beta0) = (alpha, beta);
+                let mut tt_sq = 64;
+                if c.tech.table {
+                    if let Some(e) = c.tt.probe(p, o) {
+                        // Every entry is a full-depth result (the solver's table holds nothing else).
+                        let s = e.score as i32;
+                        match e.bound {
+                            Bound::Exact => return s,
+                            Bound::Lower => {
+                                if s >= beta {
+                                    return s;
+                                }
+                                alpha = alpha.max(s);
+                            }
+                            Bound::Upper => {
+                                if s <= alpha {
+                                    return s;
+                                }
+                                beta = beta.min(s);
+                            }
+                        }
+                        if let Some(Move::Place(sq)) = e.best_move {
+                            tt_sq = sq.index() as u32;
+                        }
+                    }
+                }
+                let moves = $moves(p, o) & lay.mask;
+                if moves == 0 {
+                    if $moves(o, p) & lay.mask == 0 {
+                        return final_score(p, o, lay.squares);
+                    }
+                    return -ab(c, o, p, -beta, -alpha, empties);
+                }
+                let mut list: smallvec::SmallVec<[Scored; 24]> = smallvec::SmallVec::new();
+                let empty_set = lay.mask & !(p | o);
+                let odd = if c.tech.parity { lay.odd_quadrants(empty_set) } else { 0 };
+                let mut rest = moves;
+                while rest != 0 {
+                    let sq = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let flips = $flips(p, o, sq);
+                    let score = if sq == tt_sq {
+                        1 << 30
+                    } else if c.tech.fastest_first {
+                        let (np, no) = (o ^ flips, p ^ flips ^ (1 << sq));
+                        if np == 0 {
+                            // A wipe-out: the best possible move.
+                            1 << 29
+                        } else {
+                            let om = $moves(np, no) & lay.mask;
+                            let mobility = (om.count_ones() + (om & lay.corners).count_ones()) as i32;
+                            let potential = (neighbours(no) & empty_set & !(1u64 << sq)).count_ones() as i32;
+                            -(mobility << 16) - (potential << 8)
+                                + lay.square_value[sq as usize]
+                                + if odd >> sq & 1 != 0 { 16 } else { 0 }
+                        }
+                    } else {
+                        lay.square_value[sq as usize] + if odd >> sq & 1 != 0 { 16 } else { 0 }
+                    };
+                    list.push(Scored { flips, sq, score });
+                }
+                let mut best = -INF;
+                let mut best_sq = 64;
+                for i in 0..list.len() {
+                    // Selection sort, one step per move: most nodes cut before the end.
+                    let mut k = i;
+                    for j in i + 1..list.len() {
+                        if list[j].score > list[k].score {
+                            k = j;
+                        }
+                    }
+                    list.swap(i, k);
+                    let Scored { flips, sq, .. } = list[i];
+                    let (np, no) = (o ^ flips, p ^ flips ^ (1 << sq));
+                    let v = if best == -INF || beta == alpha + 1 {
+                        -ab(c, np, no, -beta, -alpha, empties - 1)
+                    } else {
+                        let v = -ab(c, np, no, -alpha - 1, -alpha, empties - 1);
+                        if v > alpha && v < beta && !c.stopped {
+                            -ab(c, np, no, -beta, -v + 1, empties - 1)
+                        } else {
+                            v
+                        }
+                    };
+                    if c.stopped {
+                        return 0;
+                    }
+                    if v > best {
+                        best = v;
+                        best_sq = sq;
+                        if v >= beta {
+                            break;
+                        }
+                        if v > alpha {
+                            alpha = v;
+                        }
+                    }
+                }
+                if c.tech.table {
+                    let bound = if best <= alpha0 {
+                        Bound::Upper
+                    } else if best >= beta0 {
+                        Bound::Lower
+                    } else {
+                        Bound::Exact
+                    };
+                    let mv = othello_rules::Square::from_index(best_sq as u8).map(Move::Place);
+                    c.tt.store(p, o, empties as u8, best as i16, bound, mv);
+                }
+                best
+            }
+
+            /// The layer near the leaves: no table, parity then static order.
+            $(#[$attr])*
+            fn shallow(c: &mut Ctx<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+                let lay = c.layout;
+                if empties <= 4 && c.tech.last_four {
+                    return match empties {
+                        4 => solve4(c, p, o, alpha, beta),
+                        3 => {
+                            let x = order_empties::<3>(lay, lay.mask & !(p | o), c.tech.parity);
+                            solve3(c, p, o, alpha, beta, x, true)
+                        }
+                        2 => {
+                            let e = lay.mask & !(p | o);
+                            let x1 = e.trailing_zeros();
+                            solve2(c, p, o, alpha, beta, x1, (e & (e - 1)).trailing_zeros(), true)
+                        }
+                        1 => {
+                            c.nodes += 1;
+                            last1(p, (lay.mask & !(p | o)).trailing_zeros(), lay.mask, lay.squares)
+                        }
+                        _ => {
+                            c.nodes += 1;
+                            final_score(p, o, lay.squares)
+                        }
+                    };
+                }
+                c.nodes += 1;
+                if c.tech.stability && alpha >= stability_threshold(empties, lay.squares) {
+                    let bound = lay.squares - 2 * stable_discs(o, p, lay).count_ones() as i32;
+                    if bound <= alpha {
+                        return bound;
+                    }
+                }
+                let moves = $moves(p, o) & lay.mask;
+                if moves == 0 {
+                    if $moves(o, p) & lay.mask == 0 {
+                        return final_score(p, o, lay.squares);
+                    }
+                    return -shallow(c, o, p, -beta, -alpha, empties);
+                }
+                let odd = if c.tech.parity { lay.odd_quadrants(lay.mask & !(p | o)) } else { u64::MAX };
+                let mut best = -INF;
+                for part in [moves & odd, moves & !odd] {
+                    if part == 0 {
+                        continue;
+                    }
+                    for &class in lay.classes() {
+                        let mut m = part & class;
+                        while m != 0 {
+                            let sq = m.trailing_zeros();
+                            m &= m - 1;
+                            let f = $flips(p, o, sq);
+                            let v = -shallow(c, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, empties - 1);
+                            if v > best {
+                                best = v;
+                                if v >= beta {
+                                    return v;
+                                }
+                                if v > alpha {
+                                    alpha = v;
+                                }
+                            }
+                        }
+                    }
+                }
+                best
+            }
+
+            /// Four empty squares: tried in parity order (odd quadrants first).
+            $(#[$attr])*
+            fn solve4(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+                let lay = c.layout;
+                if c.tech.stability && alpha >= stability_threshold(4, lay.squares) {
+                    let bound = lay.squares - 2 * stable_discs(o, p, lay).count_ones() as i32;
+                    if bound <= alpha {
+                        c.nodes += 1;
+                        return bound;
+                    }
+                }
+                let x = order_empties::<4>(lay, lay.mask & !(p | o), c.tech.parity);
+                solve4_with(c, p, o, alpha, beta, x, true)
+            }
+
+            $(#[$attr])*
+            fn solve4_with(c: &mut Ctx<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, x: [u32; 4], can_pass: bool) -> i32 {
+                c.nodes += 1;
+                let mut best = -INF;
+                for i in 0..4 {
+                    let sq = x[i];
+                    let f = $flips(p, o, sq);
+                    if f != 0 {
+                        let rest = match i {
+                            0 => [x[1], x[2], x[3]],
+                            1 => [x[0], x[2], x[3]],
+                            2 => [x[0], x[1], x[3]],
+                            _ => [x[0], x[1], x[2]],
+                        };
+                        let v = -solve3(c, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, rest, true);
+                        if v > best {
+                            best = v;
+                            if v >= beta {
+                                return v;
+                            }
+                            if v > alpha {
+                                alpha = v;
+                            }
+                        }
+                    }
+                }
+                if best == -INF {
+                    return if can_pass {
+                        -solve4_with(c, o, p, -beta, -alpha, x, false)
+                    } else {
+                        final_score(p, o, c.layout.squares)
+                    };
+                }
+                best
+            }
+
+            $(#[$attr])*
+            fn solve3(c: &mut Ctx<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, x: [u32; 3], can_pass: bool) -> i32 {
+                c.nodes += 1;
+                let mut best = -INF;
+                for i in 0..3 {
+                    let sq = x[i];
+                    let f = $flips(p, o, sq);
+                    if f != 0 {
+                        let (a, b) = match i {
+                            0 => (x[1], x[2]),
+                            1 => (x[0], x[2]),
+                            _ => (x[0], x[1]),
+                        };
+                        let v = -solve2(c, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, a, b, true);
+                        if v > best {
+                            best = v;
+                            if v >= beta {
+                                return v;
+                            }
+                            if v > alpha {
+                                alpha = v;
+                            }
+                        }
+                    }
+                }
+                if best == -INF {
+                    return if can_pass {
+                        -solve3(c, o, p, -beta, -alpha, x, false)
+                    } else {
+                        final_score(p, o, c.layout.squares)
+                    };
+                }
+                best
+            }
+
+            #[allow(clippy::too_many_arguments, reason = "the two squares are passed unpacked")]
+            $(#[$attr])*
+            fn solve2(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32, can_pass: bool) -> i32 {
+                c.nodes += 1;
+                let (mask, squares) = (c.layout.mask, c.layout.squares);
+                let mut best = -INF;
+                let f = $flips(p, o, x1);
+                if f != 0 {
+                    c.nodes += 1;
+                    best = -last1(o ^ f, x2, mask, squares);
+                    if best >= beta {
+                        return best;
+                    }
+                }
+                let f = $flips(p, o, x2);
+                if f != 0 {
+                    c.nodes += 1;
+                    let v = -last1(o ^ f, x1, mask, squares);
+                    if v > best {
+                        best = v;
+                    }
+                }
+                if best == -INF {
+                    return if can_pass {
+                        -solve2(c, o, p, -beta, -alpha, x1, x2, false)
+                    } else {
+                        final_score(p, o, squares)
+                    };
+                }
+                best
+            }
+        }
+    };
+}
+
+/// The `N` empty squares of `empties`, those in odd quadrants first (when `parity`), each group
+/// in static square order.
+#[inline(always)]
+fn order_empties<const N: usize>(lay: &Layout, empties: u64, parity: bool) -> [u32; N] {
+    let odd = if parity { lay.odd_quadrants(empties) } else { u64::MAX };
+    let mut out = [0u32; N];
+    let mut n = 0;
+    for part in [empties & odd, empties & !odd] {
+        for &class in lay.classes() {
+            let mut m = part & class;
+            while m != 0 && n < N {
+                out[n] = m.trailing_zeros();
+                m &= m - 1;
+                n += 1;
+            }
+        }
+    }
+    out
+}
+
+search_impl!(portable, movegen::portable::legal_moves, movegen::portable::flips);
+
+#[cfg(target_arch = "x86_64")]
+search_impl!(
+    #[target_feature(enable = "avx2,bmi1,lzcnt,popcnt")]
+    fast,
+    movegen::x86::legal_moves_avx2,
+    movegen::x86::flips_bmi
+);
+
+/// Whether the x86 instantiation may run: the CPU has the features and `OTHELLO_PORTABLE` is not
+/// set (the rules crate decides both once).
+#[inline]
+pub(crate) fn fast_path() -> bool {
+    cfg!(target_arch = "x86_64") && movegen::backend() == movegen::Backend::Avx2
+}
+
+/// [`portable::ab`] or its x86 twin, whichever the CPU allows.
+#[inline]
+pub(crate) fn search(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+    let empties = (c.layout.mask & !(p | o)).count_ones();
+    #[cfg(target_arch = "x86_64")]
+    if fast_path() {
+        #[allow(unsafe_code)]
+        // SAFETY: `fast_path()` is true only when the CPU supports AVX2, BMI1, LZCNT and POPCNT
+        // (checked once by `movegen::backend` through `movegen::x86::available`).
+        return unsafe { fast::ab(c, p, o, alpha, beta, empties) };
+    }
+    portable::ab(c, p, o, alpha, beta, empties)
+}
+
+/// [`search`] on the portable instantiation whatever the CPU (tests compare both).
+#[cfg(test)]
+pub(crate) fn search_portable(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+    let empties = (c.layout.mask & !(p | o)).count_ones();
+    portable::ab(c, p, o, alpha, beta, empties)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use othello_rules::{BoardSize, Position};
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    fn negamax(pos: &Position) -> i32 {
+        let moves = pos.moves();
+        if moves.is_empty() {
+            return pos.final_score();
+        }
+        moves.iter().map(|&m| -negamax(&pos.play(m).unwrap())).max().unwrap()
+    }
+
+    #[test]
+    fn last1_matches_playing_it_out() {
+        let mut rng = SmallRng::seed_from_u64(21);
+        for i in 0..3000 {
+            let size = [BoardSize::Eight, BoardSize::Six, BoardSize::Four][i % 3];
+            let lay = Layout::of(size);
+            let sq = loop {
+                let sq = rng.random_range(0..64u32);
+                if lay.mask >> sq & 1 != 0 {
+                    break sq;
+                }
+            };
+            let p = rng.random::<u64>() & lay.mask & !(1 << sq);
+            let o = lay.mask & !p & !(1 << sq);
+            let pos = Position::from_raw_unchecked(p, o, othello_rules::Color::Black, size);
+            let want = negamax(&pos);
+            assert_eq!(last1(p, sq, lay.mask, lay.squares), want, "{pos}");
+        }
+    }
+
+    #[test]
+    fn portable_and_fast_instantiations_agree() {
+        let tt = TranspositionTable::new(4);
+        let never = AtomicBool::new(false);
+        let mut rng = SmallRng::seed_from_u64(22);
+        for i in 0..400 {
+            let size = [BoardSize::Eight, BoardSize::Six][i % 2];
+            let mut pos = Position::start_of(size);
+            let target = rng.random_range(0..=14);
+            while pos.empty_count() > target && !pos.moves().is_empty() {
+                let moves = pos.moves();
+                pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
+            }
+            let (p, o) = (pos.player().0, pos.opponent().0);
+            let alpha = rng.random_range(-20..20);
+            let beta = alpha + rng.random_range(1..30);
+            let mut ctx = Ctx {
+                layout: Layout::of(size),
+                tt: &tt,
+                tech: Techniques::default(),
+                nodes: 0,
+                stop: &never,
+                halt: &never,
+                stopped: false,
+            };
+            tt.clear();
+            let a = search_portable(&mut ctx, p, o, alpha, beta);
+            let nodes = ctx.nodes;
+            ctx.nodes = 0;
+            tt.clear();
+            let b = search(&mut ctx, p, o, alpha, beta);
+            // Same code, same order: the same value and the same tree.
+            assert_eq!((a, nodes), (b, ctx.nodes), "{pos} ({alpha}, {beta})");
+        }
+    }
+}

@@ -1,0 +1,393 @@
+//! The public solver: root search, principal variation, threads.
+
+use crate::layout::Layout;
+use crate::search::{self, Ctx, Techniques};
+use othello_rules::{BoardSize, Move, Position, Square, movegen};
+use othello_table::TranspositionTable;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// What a solve computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolveMode {
+    /// The exact final disc difference (empty squares to the winner).
+    Exact,
+    /// Only whether the side to move wins (1), draws (0) or loses (-1) with best play: a
+    /// null-window search around 0, usually several times faster.
+    WinLossDraw,
+}
+
+/// Solver settings.
+#[derive(Clone, Debug)]
+pub struct SolverConfig {
+    /// Transposition table size in MiB.
+    pub tt_mib: usize,
+    /// Search threads (at least one is used).
+    pub threads: usize,
+}
+
+impl Default for SolverConfig {
+    /// 64 MiB, one thread.
+    fn default() -> SolverConfig {
+        SolverConfig { tt_mib: 64, threads: 1 }
+    }
+}
+
+/// The result of a solve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The best move: among equally good moves the lowest square index. [`Move::Pass`] when the
+    /// side to move must pass, and also when the game is over (then `pv` is empty).
+    pub best_move: Move,
+    /// Discs from the side to move, empty squares to the winner; in
+    /// [`SolveMode::WinLossDraw`] -1, 0 or 1.
+    pub score: i32,
+    /// Positions searched (all threads).
+    pub nodes: u64,
+    /// Wall-clock time of the solve.
+    pub time: Duration,
+    /// A principal variation starting with `best_move`, to the end of the game (each move
+    /// keeps the score; after the first one, the table's move is preferred, then the lowest
+    /// square index). Empty when the game is over; cut short if a stop arrives while it is
+    /// being built.
+    pub pv: Vec<Move>,
+}
+
+/// An exact endgame solver owning its transposition table.
+///
+/// Reuse one solver across related solves: the table keeps every result (they are all exact
+/// facts about positions), so a second solve of a position or of its successors is fast. The
+/// table is cleared automatically when the board size changes and by [`Solver::new_game`].
+pub struct Solver {
+    tt: TranspositionTable,
+    threads: usize,
+    tech: Techniques,
+    size: Option<BoardSize>,
+}
+
+impl std::fmt::Debug for Solver {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Solver")
+            .field("tt_mib", &self.tt.mib())
+            .field("threads", &self.threads)
+            .field("techniques", &self.tech)
+            .finish()
+    }
+}
+
+/// The window of a mode: results are clamped into it, so `Exact` gives exact scores and
+/// `WinLossDraw` gives -1 (any loss), 0 (draw) or 1 (any win).
+fn window(mode: SolveMode, squares: i32) -> (i32, i32) {
+    match mode {
+        SolveMode::Exact => (-squares, squares),
+        SolveMode::WinLossDraw => (-1, 1),
+    }
+}
+
+impl Solver {
+    /// A solver with a table of `config.tt_mib` MiB and every technique on.
+    ///
+    /// # Panics
+    /// If the table cannot be allocated.
+    pub fn new(config: SolverConfig) -> Solver {
+        Solver::with_techniques(config, Techniques::default())
+    }
+
+    /// A solver with some techniques switched off, to measure what each brings. Results are the
+    /// same whatever the techniques; only the time and the node count change.
+    ///
+    /// # Panics
+    /// If the table cannot be allocated.
+    pub fn with_techniques(config: SolverConfig, techniques: Techniques) -> Solver {
+        Solver {
+            tt: TranspositionTable::new(config.tt_mib),
+            threads: config.threads.max(1),
+            tech: techniques,
+            size: None,
+        }
+    }
+
+    /// Forgets every stored result (clears the table).
+    pub fn new_game(&mut self) {
+        self.tt.clear();
+    }
+
+    /// The transposition table (for its statistics).
+    pub fn table(&self) -> &TranspositionTable {
+        &self.tt
+    }
+
+    /// Clears the table when the board size changes and opens a new table generation.
+    fn prepare(&mut self, size: BoardSize) {
+        if self.size != Some(size) {
+            self.tt.clear();
+            self.size = Some(size);
+        }
+        self.tt.new_search();
+    }
+
+    fn ctx<'a>(&'a self, layout: &'static Layout, stop: &'a AtomicBool, halt: &'a AtomicBool) -> Ctx<'a> {
+        Ctx {
+            layout,
+            tt: &self.tt,
+            tech: self.tech,
+            nodes: 0,
+            stop,
+            halt,
+            stopped: false,
+        }
+    }
+
+    /// Solves `pos`: its exact score (or win/loss/draw) and a best move.
+    pub fn solve(&mut self, pos: &Position, mode: SolveMode) -> Solution {
+        let never = AtomicBool::new(false);
+        self.solve_with_stop(pos, mode, &never)
+            .expect("a solve without a stop request always finishes")
+    }
+
+    /// [`Solver::solve`], giving up when `stop` becomes true: returns `None` when the stop
+    /// arrived before the score was known. The table only ever holds finished results, so a
+    /// later solve still benefits from the work done.
+    pub fn solve_with_stop(&mut self, pos: &Position, mode: SolveMode, stop: &AtomicBool) -> Option<Solution> {
+        let start = Instant::now();
+        self.prepare(pos.size());
+        let layout = Layout::of(pos.size());
+        let (lo, hi) = window(mode, layout.squares);
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        if pos.is_game_over() {
+            return Some(Solution {
+                best_move: Move::Pass,
+                score: pos.final_score().clamp(lo, hi),
+                nodes: 1,
+                time: start.elapsed(),
+                pv: Vec::new(),
+            });
+        }
+        // A forced pass is the only move: solve from the opponent's side.
+        let (root_p, root_o, passed) = if pos.must_pass() { (o, p, true) } else { (p, o, false) };
+        let (value, best_sq, mut nodes) = self.root(layout, root_p, root_o, lo, hi, stop)?;
+        let root = if passed { pos.pass_unchecked() } else { *pos };
+        let first = Move::Place(Square::from_index(best_sq as u8).expect("the root has a move"));
+        let mut pv = Vec::new();
+        if passed {
+            pv.push(Move::Pass);
+        }
+        pv.push(first);
+        let halt = AtomicBool::new(false);
+        let mut ctx = self.ctx(layout, stop, &halt);
+        principal_variation(&mut ctx, root.play_unchecked(first), -value, lo, hi, &mut pv);
+        nodes += ctx.nodes;
+        Some(Solution {
+            best_move: if passed { Move::Pass } else { first },
+            score: if passed { -value } else { value },
+            nodes,
+            time: start.elapsed(),
+            pv,
+        })
+    }
+
+    /// Every legal move with its exact score (or -1/0/1 in [`SolveMode::WinLossDraw`]), best
+    /// first, equal scores by square index (the OBF order). A position where the side to move
+    /// must pass gives `[(Move::Pass, score)]`; a finished game gives `[]`.
+    pub fn score_moves(&mut self, pos: &Position, mode: SolveMode) -> Vec<(Move, i32)> {
+        self.prepare(pos.size());
+        let layout = Layout::of(pos.size());
+        let (lo, hi) = window(mode, layout.squares);
+        let moves = pos.moves();
+        let never = AtomicBool::new(false);
+        let next = AtomicUsize::new(0);
+        let work = |solver: &Solver| {
+            let halt = AtomicBool::new(false);
+            let mut ctx = solver.ctx(layout, &never, &halt);
+            let mut out = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&mv) = moves.get(i) else { break };
+                let child = pos.play_unchecked(mv);
+                let v = -search::search(&mut ctx, child.player().0, child.opponent().0, -hi, -lo);
+                out.push((mv, v.clamp(lo, hi)));
+            }
+            out
+        };
+        let threads = self.threads.min(moves.len()).max(1);
+        let this = &*self;
+        let mut scores: Vec<(Move, i32)> = if threads == 1 {
+            work(this)
+        } else {
+            std::thread::scope(|s| {
+                let handles: Vec<_> = (0..threads).map(|_| s.spawn(|| work(this))).collect();
+                handles
+                    .into_iter()
+                    .flat_map(|h| h.join().expect("solver thread panicked"))
+                    .collect()
+            })
+        };
+        scores.sort_by_key(|&(mv, v)| (-v, mv.to_u8()));
+        scores
+    }
+
+    /// A fail-soft alpha-beta search of `pos` in the window `(alpha, beta)`, in discs: the
+    /// result `v` satisfies `v <= alpha` => true score <= `v`; `v >= beta` => true score >= `v`;
+    /// otherwise `v` is the true score. With `beta = alpha + 1` it is a null-window test.
+    ///
+    /// # Panics
+    /// If `alpha >= beta`.
+    pub fn solve_window(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
+        assert!(alpha < beta, "solve_window needs alpha < beta (got {alpha}, {beta})");
+        self.prepare(pos.size());
+        let never = AtomicBool::new(false);
+        let mut ctx = self.ctx(Layout::of(pos.size()), &never, &never);
+        search::search(&mut ctx, pos.player().0, pos.opponent().0, alpha, beta)
+    }
+
+    /// The root moves, table move first, then fastest-first (ties by square index).
+    fn root_order(&self, layout: &Layout, p: u64, o: u64) -> Vec<u32> {
+        let tt_sq = match self.tt.probe(p, o).and_then(|e| e.best_move) {
+            Some(Move::Place(sq)) => sq.index() as u32,
+            _ => 64,
+        };
+        let moves = movegen::legal_moves(p, o) & layout.mask;
+        let mut scored: Vec<(i32, u32)> = othello_rules::Bitboard(moves)
+            .into_iter()
+            .map(|sq| {
+                let sq = sq.index() as u32;
+                let f = movegen::flips(p, o, sq);
+                let om = movegen::legal_moves(o ^ f, p ^ f ^ (1 << sq)) & layout.mask;
+                let mobility = (om.count_ones() + (om & layout.corners).count_ones()) as i32;
+                let key = if sq == tt_sq { i32::MIN } else { mobility };
+                (key, sq)
+            })
+            .collect();
+        scored.sort();
+        scored.into_iter().map(|(_, sq)| sq).collect()
+    }
+
+    /// The root search: the clamped value and the best square (lowest index among the best),
+    /// with helper threads (lazy SMP) when configured. `None` when stopped.
+    fn root(
+        &self,
+        layout: &'static Layout,
+        p: u64,
+        o: u64,
+        lo: i32,
+        hi: i32,
+        stop: &AtomicBool,
+    ) -> Option<(i32, u32, u64)> {
+        let order = self.root_order(layout, p, o);
+        let done = AtomicBool::new(false);
+        let (result, nodes) = std::thread::scope(|s| {
+            // Helpers solve the root moves in rotated orders, filling the shared table; the
+            // main thread's result alone is returned, so it does not depend on their timing.
+            let helpers: Vec<_> = (1..self.threads.min(order.len().max(1)))
+                .map(|h| {
+                    let order = &order;
+                    let done = &done;
+                    s.spawn(move || {
+                        let mut ctx = self.ctx(layout, stop, done);
+                        for k in 0..order.len() {
+                            let sq = order[(k + h) % order.len()];
+                            let f = movegen::flips(p, o, sq);
+                            search::search(&mut ctx, o ^ f, p ^ f ^ (1 << sq), -hi, -lo);
+                            if ctx.stopped {
+                                break;
+                            }
+                        }
+                        ctx.nodes
+                    })
+                })
+                .collect();
+            let never = AtomicBool::new(false);
+            let mut ctx = self.ctx(layout, stop, &never);
+            let result = root_search(&mut ctx, p, o, lo, hi, &order);
+            done.store(true, Ordering::Relaxed);
+            let helper_nodes: u64 = helpers
+                .into_iter()
+                .map(|h| h.join().expect("solver helper panicked"))
+                .sum();
+            (result, ctx.nodes + helper_nodes)
+        });
+        result.map(|(v, sq)| (v, sq, nodes))
+    }
+}
+
+/// PVS at the root with ties broken towards the lowest square index: a move after the current
+/// best must beat it, one with a lower index only has to equal it.
+fn root_search(ctx: &mut Ctx<'_>, p: u64, o: u64, lo: i32, hi: i32, order: &[u32]) -> Option<(i32, u32)> {
+    ctx.nodes += 1;
+    let mut best: Option<(i32, u32)> = None;
+    for &sq in order {
+        if ctx.should_stop() {
+            return None;
+        }
+        let f = movegen::flips(p, o, sq);
+        let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+        let Some((bv, bsq)) = best else {
+            let v = -search::search(ctx, np, no, -hi, -lo);
+            best = Some((v.clamp(lo, hi), sq));
+            if ctx.stopped {
+                return None;
+            }
+            continue;
+        };
+        // The move takes over if its (clamped) value reaches t.
+        let t = if sq < bsq { bv } else { bv + 1 };
+        if t > hi {
+            continue;
+        }
+        let reaches = t <= lo || -search::search(ctx, np, no, -t, -t + 1) >= t;
+        if ctx.stopped {
+            return None;
+        }
+        if reaches {
+            let v = if t >= hi { hi } else { -search::search(ctx, np, no, -hi, -(t - 1).max(lo)) };
+            if ctx.stopped {
+                return None;
+            }
+            best = Some((v.clamp(lo, hi), sq));
+        }
+    }
+    best
+}
+
+/// Extends `pv` from `pos`, whose value (clamped to `lo..=hi`) is `value`, to the end of the
+/// game: at each step the first move (table move, then by index) proven to keep the value.
+fn principal_variation(ctx: &mut Ctx<'_>, mut pos: Position, mut value: i32, lo: i32, hi: i32, pv: &mut Vec<Move>) {
+    while pv.len() < 128 {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            if pos.opponent_moves().is_empty() {
+                return;
+            }
+            pv.push(Move::Pass);
+            pos = pos.pass_unchecked();
+            value = -value;
+            continue;
+        }
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        let tt_move = ctx.tt.probe(p, o).and_then(|e| match e.best_move {
+            Some(Move::Place(sq)) if legal.contains(sq) => Some(sq),
+            _ => None,
+        });
+        let candidates = tt_move.into_iter().chain(legal.into_iter().filter(|&sq| Some(sq) != tt_move));
+        let mut found = None;
+        for sq in candidates {
+            let child = pos.play_unchecked(Move::Place(sq));
+            let (cp, co) = (child.player().0, child.opponent().0);
+            // The child must be worth exactly -value (in the clamped sense).
+            let target = -value;
+            let w = search::search(ctx, cp, co, target - 1, target + 1);
+            if ctx.stopped {
+                return;
+            }
+            let w = w.clamp(lo, hi);
+            if w == target {
+                found = Some((sq, child));
+                break;
+            }
+        }
+        let Some((sq, child)) = found else { return };
+        pv.push(Move::Place(sq));
+        pos = child;
+        value = -value;
+    }
+}

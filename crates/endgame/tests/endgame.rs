@@ -1,0 +1,285 @@
+//! Integration tests of the endgame solver: published FFO scores, a plain negamax reference on
+//! random positions of every board size, the window guarantees, threads and the API edges.
+
+use othello_endgame::{SolveMode, Solver, SolverConfig, Techniques, ffo};
+use othello_rules::{BoardSize, Move, Position};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::sync::atomic::AtomicBool;
+
+/// Full-width negamax to the end of the game, passes included: the obviously right answer.
+fn negamax(pos: &Position) -> i32 {
+    let moves = pos.moves();
+    if moves.is_empty() {
+        return pos.final_score();
+    }
+    moves.iter().map(|&m| -negamax(&pos.play(m).unwrap())).max().unwrap()
+}
+
+/// A position reached by random play from the start of `size`, with at most `empties` empty
+/// squares (fewer if the game ended first).
+fn random_position(rng: &mut SmallRng, size: BoardSize, empties: u32) -> Position {
+    let mut pos = Position::start_of(size);
+    while pos.empty_count() > empties {
+        let moves = pos.moves();
+        if moves.is_empty() {
+            break;
+        }
+        pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
+    }
+    pos
+}
+
+fn wld(score: i32) -> i32 {
+    score.signum()
+}
+
+fn solver() -> Solver {
+    Solver::new(SolverConfig { tt_mib: 16, threads: 1 })
+}
+
+/// Plays the principal variation and checks that it is legal, ends the game, and ends with the
+/// solved score.
+fn check_pv(pos: &Position, solution: &othello_endgame::Solution) {
+    let mut p = *pos;
+    for &m in &solution.pv {
+        p = p.play(m).unwrap_or_else(|e| panic!("illegal pv move: {e}"));
+    }
+    assert!(p.is_game_over(), "pv of {pos} does not reach the end");
+    assert_eq!(p.final_score() * if (solution.pv.len() % 2) == 0 { 1 } else { -1 }, solution.score, "pv of {pos}");
+}
+
+#[test]
+fn ffo_1_to_19_exact_scores_and_best_moves() {
+    let mut s = solver();
+    for (n, obf) in ffo::positions().into_iter().take(19) {
+        let best = obf.best_score().unwrap();
+        let sol = s.solve(&obf.position, SolveMode::Exact);
+        assert_eq!(sol.score, best, "FFO #{n}");
+        let best_moves: Vec<Move> = obf.scores.iter().filter(|&&(_, v)| v == best).map(|&(m, _)| m).collect();
+        assert!(best_moves.contains(&sol.best_move), "FFO #{n}: {} not among {best_moves:?}", sol.best_move);
+        // Lowest square index among the best moves.
+        assert_eq!(sol.best_move, *best_moves.iter().min_by_key(|m| m.to_u8()).unwrap(), "FFO #{n}");
+        check_pv(&obf.position, &sol);
+        let w = s.solve(&obf.position, SolveMode::WinLossDraw);
+        assert_eq!(w.score, wld(best), "FFO #{n} WLD");
+    }
+}
+
+#[test]
+fn ffo_win_loss_draw_from_a_fresh_table() {
+    // WLD without the exact entries of a previous solve in the table.
+    for (n, obf) in ffo::positions().into_iter().take(19) {
+        let mut s = solver();
+        let w = s.solve(&obf.position, SolveMode::WinLossDraw);
+        let best = obf.best_score().unwrap();
+        assert_eq!(w.score, wld(best), "FFO #{n}");
+        // The move found must itself reach that class.
+        let class = obf.scores.iter().find(|&&(m, _)| m == w.best_move).map(|&(_, v)| wld(v));
+        assert_eq!(class, Some(wld(best)), "FFO #{n}: {}", w.best_move);
+    }
+}
+
+#[test]
+fn score_moves_matches_the_ffo_listings() {
+    let mut s = solver();
+    for n in [1, 2, 5, 9, 13, 17] {
+        let obf = ffo::position(n).unwrap();
+        let got = s.score_moves(&obf.position, SolveMode::Exact);
+        let mut want = obf.scores.clone();
+        want.sort_by_key(|&(m, v)| (-v, m.to_u8()));
+        assert_eq!(got, want, "FFO #{n}");
+        let got = s.score_moves(&obf.position, SolveMode::WinLossDraw);
+        let mut want: Vec<(Move, i32)> = obf.scores.iter().map(|&(m, v)| (m, wld(v))).collect();
+        want.sort_by_key(|&(m, v)| (-v, m.to_u8()));
+        assert_eq!(got, want, "FFO #{n} WLD");
+    }
+}
+
+#[test]
+fn agrees_with_negamax_on_random_8x8_positions() {
+    let mut rng = SmallRng::seed_from_u64(1);
+    let mut s = solver();
+    for i in 0..3000 {
+        let e = rng.random_range(0..=10);
+        let pos = random_position(&mut rng, BoardSize::Eight, e);
+        let want = negamax(&pos);
+        let sol = s.solve(&pos, SolveMode::Exact);
+        assert_eq!(sol.score, want, "#{i} {pos}");
+        if i % 10 == 0 {
+            check_pv(&pos, &sol);
+            assert_eq!(s.solve(&pos, SolveMode::WinLossDraw).score, wld(want), "#{i} {pos}");
+        }
+        if i % 100 == 0 {
+            s.new_game();
+        }
+    }
+}
+
+#[test]
+fn best_move_is_the_lowest_index_among_the_best() {
+    let mut rng = SmallRng::seed_from_u64(2);
+    let mut s = solver();
+    for i in 0..400 {
+        let e = rng.random_range(1..=9);
+        let pos = random_position(&mut rng, BoardSize::Eight, e);
+        let moves = pos.moves();
+        let sol = s.solve(&pos, SolveMode::Exact);
+        if moves.is_empty() {
+            assert_eq!((sol.best_move, sol.pv.len()), (Move::Pass, 0), "#{i}: game over");
+            continue;
+        }
+        let scored: Vec<(Move, i32)> = moves.iter().map(|&m| (m, -negamax(&pos.play(m).unwrap()))).collect();
+        let best = scored.iter().map(|&(_, v)| v).max().unwrap();
+        let first = scored.iter().find(|&&(_, v)| v == best).unwrap().0;
+        assert_eq!((sol.best_move, sol.score), (first, best), "#{i} {pos}");
+        // score_moves: every move, best first, ties by index.
+        let mut want = scored.clone();
+        want.sort_by_key(|&(m, v)| (-v, m.to_u8()));
+        assert_eq!(s.score_moves(&pos, SolveMode::Exact), want, "#{i} {pos}");
+    }
+}
+
+#[test]
+fn agrees_with_negamax_on_small_boards() {
+    let mut rng = SmallRng::seed_from_u64(3);
+    let mut s = solver();
+    for i in 0..1500 {
+        let (size, max_empties) = if i % 2 == 0 { (BoardSize::Six, 11) } else { (BoardSize::Four, 12) };
+        let e = rng.random_range(0..=max_empties);
+        let pos = random_position(&mut rng, size, e);
+        let want = negamax(&pos);
+        let sol = s.solve(&pos, SolveMode::Exact);
+        assert_eq!(sol.score, want, "#{i} {pos}");
+        check_pv(&pos, &sol);
+        assert_eq!(s.solve(&pos, SolveMode::WinLossDraw).score, wld(want), "#{i} {pos}");
+    }
+}
+
+#[test]
+fn techniques_off_give_the_same_scores() {
+    let mut rng = SmallRng::seed_from_u64(4);
+    let offs = [
+        Techniques { stability: false, ..Techniques::default() },
+        Techniques { parity: false, ..Techniques::default() },
+        Techniques { fastest_first: false, ..Techniques::default() },
+        Techniques { table: false, ..Techniques::default() },
+        Techniques { last_four: false, ..Techniques::default() },
+    ];
+    let mut solvers: Vec<Solver> =
+        offs.iter().map(|&t| Solver::with_techniques(SolverConfig { tt_mib: 4, threads: 1 }, t)).collect();
+    for i in 0..300 {
+        let size = [BoardSize::Eight, BoardSize::Six, BoardSize::Four][i % 3];
+        let e = rng.random_range(0..=10);
+        let pos = random_position(&mut rng, size, e);
+        let want = negamax(&pos);
+        for (s, t) in solvers.iter_mut().zip(&offs) {
+            assert_eq!(s.solve(&pos, SolveMode::Exact).score, want, "#{i} {pos} {t:?}");
+        }
+    }
+}
+
+#[test]
+fn solve_window_is_fail_soft() {
+    let mut rng = SmallRng::seed_from_u64(5);
+    let mut s = solver();
+    for i in 0..2000 {
+        let size = if i % 4 == 3 { BoardSize::Six } else { BoardSize::Eight };
+        let e = rng.random_range(0..=12);
+        let pos = random_position(&mut rng, size, e);
+        let exact = s.solve(&pos, SolveMode::Exact).score;
+        let alpha = rng.random_range(-66..=64);
+        let beta = if rng.random_bool(0.5) { alpha + 1 } else { rng.random_range(alpha + 1..=66) };
+        if i % 50 == 0 {
+            s.new_game();
+        }
+        let v = s.solve_window(&pos, alpha, beta);
+        if v <= alpha {
+            assert!(exact <= v, "#{i} {pos} ({alpha},{beta}) v={v} exact={exact}");
+        } else if v >= beta {
+            assert!(exact >= v, "#{i} {pos} ({alpha},{beta}) v={v} exact={exact}");
+        } else {
+            assert_eq!(v, exact, "#{i} {pos} ({alpha},{beta})");
+        }
+    }
+}
+
+#[test]
+fn threads_give_the_same_results() {
+    let mut one = solver();
+    let mut two = Solver::new(SolverConfig { tt_mib: 16, threads: 2 });
+    let mut three = Solver::new(SolverConfig { tt_mib: 16, threads: 3 });
+    for (n, obf) in ffo::positions().into_iter().take(12) {
+        let a = one.solve(&obf.position, SolveMode::Exact);
+        let b = two.solve(&obf.position, SolveMode::Exact);
+        let c = three.solve(&obf.position, SolveMode::Exact);
+        assert_eq!((a.score, a.best_move), (b.score, b.best_move), "FFO #{n}");
+        assert_eq!((a.score, a.best_move), (c.score, c.best_move), "FFO #{n}");
+        check_pv(&obf.position, &b);
+        assert_eq!(
+            one.score_moves(&obf.position, SolveMode::Exact),
+            two.score_moves(&obf.position, SolveMode::Exact),
+            "FFO #{n}"
+        );
+    }
+}
+
+#[test]
+fn four_by_four_start() {
+    let start = Position::start_of(BoardSize::Four);
+    let mut s = solver();
+    let sol = s.solve(&start, SolveMode::Exact);
+    assert_eq!(sol.score, -10);
+    assert_eq!(sol.score, negamax(&start));
+    check_pv(&start, &sol);
+    assert_eq!(s.solve(&start, SolveMode::WinLossDraw).score, -1);
+    // Black's four openings are symmetric: all lose by 10, the lowest index is chosen.
+    assert_eq!(s.score_moves(&start, SolveMode::Exact).iter().map(|&(_, v)| v).collect::<Vec<_>>(), [-10; 4]);
+}
+
+#[test]
+#[ignore = "about a minute in the test profile; run with --ignored"]
+fn six_by_six_start() {
+    let start = Position::start_of(BoardSize::Six);
+    let mut s = Solver::new(SolverConfig { tt_mib: 64, threads: 2 });
+    let sol = s.solve(&start, SolveMode::Exact);
+    assert_eq!(sol.score, -4);
+    check_pv(&start, &sol);
+}
+
+#[test]
+fn passes_game_over_stop_and_the_callers_position() {
+    let mut s = solver();
+    // Game over: full 4x4 board.
+    let full: Position = "XXXXXXXXXXXXOOOO X".parse().unwrap();
+    let sol = s.solve(&full, SolveMode::Exact);
+    assert_eq!((sol.best_move, sol.score, sol.pv.len()), (Move::Pass, 8, 0));
+    assert!(s.score_moves(&full, SolveMode::Exact).is_empty());
+    assert_eq!(s.solve(&full, SolveMode::WinLossDraw).score, 1);
+    // A forced pass: find one by random play.
+    let mut rng = SmallRng::seed_from_u64(6);
+    let mut seen = 0;
+    while seen < 20 {
+        let e = rng.random_range(1..=12);
+        let pos = random_position(&mut rng, BoardSize::Eight, e);
+        if !pos.must_pass() {
+            continue;
+        }
+        seen += 1;
+        let before = pos;
+        let sol = s.solve(&pos, SolveMode::Exact);
+        assert_eq!(pos, before);
+        assert_eq!(sol.best_move, Move::Pass);
+        assert_eq!(sol.pv[0], Move::Pass);
+        assert_eq!(sol.score, negamax(&pos));
+        check_pv(&pos, &sol);
+        assert_eq!(s.score_moves(&pos, SolveMode::Exact), vec![(Move::Pass, sol.score)]);
+    }
+    // A stop request already set: no answer.
+    let obf = ffo::position(20).unwrap();
+    let stop = AtomicBool::new(true);
+    let mut fresh = solver();
+    assert_eq!(fresh.solve_with_stop(&obf.position, SolveMode::Exact, &stop), None);
+    // And the table is still sound afterwards.
+    assert_eq!(fresh.solve(&obf.position, SolveMode::Exact).score, obf.best_score().unwrap());
+}

@@ -1,0 +1,180 @@
+//! Fail-soft negamax alpha-beta and PVS (NegaScout), with the transposition table.
+//!
+//! One function serves both: with PVS every move after the first is searched with a null window
+//! `(alpha, alpha + 1)` and re-searched with the full window only when it fails high inside it.
+//!
+//! Depth counts discs placed: a pass keeps the depth (and is a ply), a game that is over scores
+//! exactly, and a node at depth 0 is a horizon leaf (the evaluation, or quiescence).
+//!
+//! # The table and exact values
+//! A depth-limited value depends on the draft, so an entry settles a node only when its draft
+//! equals the node's draft. The draft is `min(depth, empties)`: at `depth >= empties` the
+//! search reaches every end of the game and the value is exact, the same for any such depth.
+//! In Othello a position's disc count fixes how many discs were placed since the root, so within
+//! one iteration every path reaches a position with the same draft: requiring equal drafts
+//! loses no transposition, and it makes the table path-independent — a search with the table
+//! returns exactly the minimax value of the same depth. Entries of any draft still supply their
+//! best move for ordering. Bounds: an exact entry returns its score (at a PV node only when the
+//! score lies outside the window, so that PVs are never cut short), a lower bound at or above
+//! beta and an upper bound at or below alpha cut; otherwise, at a non-PV node, a lower bound
+//! raises alpha and an upper bound lowers beta. Scores are stored relative to the node's
+//! original window, so every stored bound is true.
+
+use crate::heuristics::NO_SQUARE;
+use crate::ordering::{MovePicker, Ordering};
+use crate::score::INFINITY;
+use crate::worker::Worker;
+use othello_eval::Evaluator;
+use othello_rules::{Move, Square, movegen};
+use othello_table::Bound;
+
+/// Mobility ordering costs a move generation per move: below this depth (children that are
+/// leaves) it is not worth it (measured, see `docs/BENCHMARKS.md`).
+pub(crate) const MOBILITY_MIN_DEPTH: u32 = 3;
+
+/// Nodes shallower than this neither probe nor store the table: a probe (a lock and a likely
+/// cache miss) costs more than searching a depth-1 node again (measured, see
+/// `docs/BENCHMARKS.md`). Values are unaffected: the table only saves work.
+pub(crate) const TABLE_MIN_DEPTH: u32 = 2;
+
+impl<E: Evaluator> Worker<'_, E> {
+    /// The fail-soft value of `(p, o)` searched `depth` discs deep in the window
+    /// `(alpha, beta)`, `ply` plies below the root. Returns 0 (to be ignored) when aborted.
+    pub(crate) fn search(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+        self.pv.clear(ply);
+        if self.enter() {
+            return 0;
+        }
+        let moves = movegen::legal_moves(p, o) & self.mask;
+        if moves == 0 {
+            if movegen::legal_moves(o, p) & self.mask == 0 {
+                return self.final_value(p, o);
+            }
+            if depth == 0 {
+                return self.horizon(p, o, 0, ply, alpha, beta);
+            }
+            let s = -self.search(o, p, depth, -beta, -alpha, ply + 1);
+            self.pv.update_pass(ply);
+            return s;
+        }
+        if depth == 0 {
+            return self.horizon(p, o, moves, ply, alpha, beta);
+        }
+
+        let pv_node = beta - alpha > 1;
+        let (orig_alpha, orig_beta) = (alpha, beta);
+        let draft = depth.min((self.mask & !(p | o)).count_ones());
+        let mut table_move = None;
+        let table = self.table.filter(|_| depth >= TABLE_MIN_DEPTH);
+        if let Some(table) = table {
+            self.stats.tt_probes += 1;
+            if let Some(e) = table.probe(p, o) {
+                self.stats.tt_hits += 1;
+                table_move = e.best_move.and_then(Move::square).map(|s| s.index() as u8);
+                if u32::from(e.depth) == draft {
+                    let s = i32::from(e.score);
+                    let cut = match e.bound {
+                        Bound::Exact => !pv_node || s <= alpha || s >= beta,
+                        Bound::Lower => s >= beta,
+                        Bound::Upper => s <= alpha,
+                    };
+                    if cut {
+                        self.stats.tt_cutoffs += 1;
+                        return s;
+                    }
+                    if !pv_node {
+                        match e.bound {
+                            Bound::Lower => alpha = alpha.max(s),
+                            Bound::Upper => beta = beta.min(s),
+                            Bound::Exact => {}
+                        }
+                    }
+                }
+            }
+        }
+
+        let color = self.color_at(ply) as usize;
+        let killers = if self.killers {
+            self.heuristics.killers(ply).map(|k| (k != NO_SQUARE).then_some(k))
+        } else {
+            [None; 2]
+        };
+        let ordering = Ordering {
+            table_move,
+            killers,
+            history: None,
+            mobility: self.mobility && depth >= MOBILITY_MIN_DEPTH,
+        };
+        let mut picker = MovePicker::new(p, o, self.mask, moves, ordering);
+        let mut best = -INFINITY;
+        let mut best_sq = NO_SQUARE;
+        let mut searched = 0u32;
+        loop {
+            let history = self.history.then(|| self.heuristics.history(color));
+            let Some(sq) = picker.next_with(history) else { break };
+            let f = movegen::flips(p, o, u32::from(sq));
+            let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
+            let s = if searched == 0 || !self.pvs {
+                -self.search(np, no, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let s = -self.search(np, no, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.search(np, no, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            searched += 1;
+            if s > best {
+                best = s;
+                best_sq = sq;
+                if s > alpha {
+                    alpha = s;
+                    if pv_node {
+                        self.pv.update(ply, sq);
+                    }
+                    if s >= beta {
+                        self.stats.beta_cutoffs += 1;
+                        if searched == 1 {
+                            self.stats.first_move_cutoffs += 1;
+                        }
+                        if self.killers {
+                            self.heuristics.add_killer(ply, sq);
+                        }
+                        if self.history {
+                            self.heuristics.add_history(color, sq, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
+        if let Some(table) = table {
+            let (bound, mv) = if best <= orig_alpha {
+                // A fail low knows no best move; the table keeps the one it had.
+                (Bound::Upper, None)
+            } else if best >= orig_beta {
+                (Bound::Lower, Square::from_index(best_sq).map(Move::Place))
+            } else {
+                (Bound::Exact, Square::from_index(best_sq).map(Move::Place))
+            };
+            // Scores are within +-EVAL_LIMIT (30000) and drafts within 64: both fit.
+            table.store(p, o, draft as u8, best as i16, bound, mv);
+        }
+        best
+    }
+
+    /// The value at the horizon: the evaluation, or quiescence when it is on.
+    #[inline]
+    pub(crate) fn horizon(&mut self, p: u64, o: u64, moves: u64, ply: usize, alpha: i32, beta: i32) -> i32 {
+        if self.quiescence {
+            self.quiesce_moves(p, o, moves, crate::quiescence::QUIESCENCE_PLIES, ply, alpha, beta)
+        } else {
+            self.evaluate(p, o, ply)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! [`Algorithm`] and [`SearchConfig`].
+
+/// The tree-search algorithm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Algorithm {
+    /// Plain minimax on absolute (black-minus-white) scores: black maximises, white minimises.
+    /// The slow reference: no pruning, no table, no ordering.
+    Minimax,
+    /// Plain negamax on side-to-move scores. The slow reference in negamax form.
+    Negamax,
+    /// Fail-soft negamax alpha-beta with the table and move ordering.
+    AlphaBeta,
+    /// Principal variation search (NegaScout): alpha-beta where every move after the first is
+    /// searched with a null window and re-searched on a fail high.
+    Pvs,
+}
+
+impl Algorithm {
+    /// Whether this is one of the pruning searches (which use the table, ordering and windows).
+    pub const fn prunes(self) -> bool {
+        matches!(self, Algorithm::AlphaBeta | Algorithm::Pvs)
+    }
+}
+
+/// How a [`Searcher`](crate::Searcher) searches. See the field docs; [`SearchConfig::default`]
+/// is the measured best setting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchConfig {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Transposition table size in MiB; 0 = no table. Ignored by the reference algorithms.
+    pub tt_mib: usize,
+    /// Search threads (Lazy SMP, sharing the table). 0 counts as 1; without a table the search
+    /// runs on one thread.
+    pub threads: usize,
+    /// Extend corner moves below the horizon (see [`quiescence`](crate::quiescence)).
+    pub quiescence: bool,
+    /// Killer moves (two per ply) in the move ordering.
+    pub killers: bool,
+    /// History heuristic in the move ordering.
+    pub history: bool,
+    /// Order the remaining moves by the opponent's reply count (fewest first) before history.
+    pub mobility_ordering: bool,
+    /// Aspiration windows around the previous iteration's score at the root.
+    pub aspiration: bool,
+    /// Solve exactly with the endgame solver at the root when the empties are at most this
+    /// (and no depth limit below the empties was asked); 0 = never.
+    pub endgame_empties: u32,
+    /// Score every root move exactly at the searched depth ([`SearchResult::root_moves`]
+    /// (crate::SearchResult::root_moves)).
+    pub multi_pv: bool,
+}
+
+impl Default for SearchConfig {
+    /// PVS, 16 MiB, one thread, no quiescence, killers + history + mobility ordering,
+    /// aspiration windows, endgame solver from 14 empties, no multi-PV. The ordering choice is
+    /// measured in `docs/BENCHMARKS.md`.
+    fn default() -> SearchConfig {
+        SearchConfig {
+            algorithm: Algorithm::Pvs,
+            tt_mib: 16,
+            threads: 1,
+            quiescence: false,
+            killers: true,
+            history: true,
+            mobility_ordering: true,
+            aspiration: true,
+            endgame_empties: 14,
+            multi_pv: false,
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! Handing the root to the exact endgame solver (`othello-endgame`).
+//!
+//! With [`SearchConfig::endgame_empties`](crate::SearchConfig::endgame_empties) `= n > 0`, a
+//! pruning search of a position with at most `n` empty squares is answered by the solver
+//! instead of iterative deepening, when that answers the question asked: no depth limit below
+//! the empties (a depth-limited question gets a depth-limited answer) and no node limit (the
+//! solver cannot count against it). The solver's value is exact, in discs; it is reported x100
+//! as one iteration at `depth = empties`. Its tie rule is the search's (the lowest square index
+//! among equal moves), so the move is the one a full-depth search would return. Under a time
+//! limit or a stop flag the solver is stopped at the hard limit, and the search then falls
+//! back to iterative deepening (which completes at least its first iteration).
+
+use crate::limits::Clock;
+use crate::score::DISC;
+use crate::{Iteration, Limits, SearchConfig, SearchResult, SearchStats};
+use othello_endgame::{SolveMode, Solver, SolverConfig};
+use othello_rules::Position;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// How often the watcher checks the clock while the solver runs.
+const WATCH_PERIOD: Duration = Duration::from_millis(2);
+
+/// Whether the solver answers this search (see the module docs).
+pub(crate) fn applies(pos: &Position, limits: &Limits, config: &SearchConfig) -> bool {
+    let empties = pos.empty_count();
+    config.algorithm.prunes()
+        && config.endgame_empties > 0
+        && empties <= config.endgame_empties
+        && limits.depth.is_none_or(|d| d >= empties)
+        && limits.nodes.is_none()
+        && (!config.multi_pv || (limits.time.is_none() && limits.stop.is_none()))
+}
+
+/// A solver matching the configuration (its own table, of the search table's size).
+pub(crate) fn new_solver(config: &SearchConfig) -> Solver {
+    Solver::new(SolverConfig {
+        tt_mib: config.tt_mib.max(1),
+        threads: config.threads.max(1),
+    })
+}
+
+/// Solves `pos` exactly; `None` when the clock or the stop flag interrupted the solver.
+pub(crate) fn solve(
+    solver: &mut Solver,
+    pos: &Position,
+    config: &SearchConfig,
+    clock: &Clock,
+    on_iteration: &mut impl FnMut(&Iteration),
+) -> Option<SearchResult> {
+    let (best_move, score, nodes, pv, root_moves) = if config.multi_pv {
+        let mut moves = solver.score_moves(pos, SolveMode::Exact);
+        moves.sort_by_key(|&(m, s)| (-s, m.to_u8()));
+        let (best, score) = moves[0];
+        // The PV of the best move: the solver's line from that move.
+        let child = pos.play_unchecked(best);
+        let mut pv = vec![best];
+        if !child.is_game_over() {
+            pv.extend(solver.solve(&child, SolveMode::Exact).pv);
+        }
+        let root_moves = moves.into_iter().map(|(m, s)| (m, s * DISC)).collect();
+        (best, score, 0, pv, root_moves)
+    } else {
+        let stop = AtomicBool::new(false);
+        let done = AtomicBool::new(false);
+        let solution = std::thread::scope(|s| {
+            s.spawn(|| {
+                while !done.load(Ordering::Relaxed) {
+                    if clock.must_stop() {
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    std::thread::sleep(WATCH_PERIOD);
+                }
+            });
+            let solution = solver.solve_with_stop(pos, SolveMode::Exact, &stop);
+            done.store(true, Ordering::Relaxed);
+            solution
+        })?;
+        (solution.best_move, solution.score, solution.nodes, solution.pv, Vec::new())
+    };
+    let time = clock.elapsed();
+    let depth = pos.empty_count();
+    let score = score * DISC;
+    on_iteration(&Iteration {
+        depth,
+        score,
+        nodes,
+        time,
+        pv: pv.clone(),
+        exact: true,
+    });
+    Some(SearchResult {
+        best_move,
+        score,
+        score_black: score * pos.side_to_move().sign(),
+        depth,
+        nodes,
+        time,
+        pv,
+        exact: true,
+        stats: SearchStats {
+            nodes,
+            time,
+            ..SearchStats::default()
+        },
+        root_moves,
+    })
+}

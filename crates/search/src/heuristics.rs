@@ -1,0 +1,80 @@
+//! Killer moves and the history heuristic: what the search learns about good moves as it goes.
+//!
+//! Killers are the last two moves that caused a beta cutoff at each ply (quiet refutations tend
+//! to refute the siblings too). History counts, per colour and square, the cutoffs a square
+//! caused, weighted by `depth^2` so deep cutoffs dominate; when a counter grows past
+//! [`HISTORY_MAX`] every counter is halved, which keeps the numbers bounded and lets recent
+//! experience outweigh old.
+
+use crate::pv::MAX_PLY;
+
+/// History counters are halved when one passes this value.
+pub const HISTORY_MAX: u32 = 1 << 20;
+
+/// Marks an empty killer slot.
+pub(crate) const NO_SQUARE: u8 = 255;
+
+/// Killers and history of one search thread.
+#[derive(Clone)]
+pub(crate) struct Heuristics {
+    killers: Box<[[u8; 2]; MAX_PLY]>,
+    history: Box<[[u32; 64]; 2]>,
+}
+
+impl Default for Heuristics {
+    fn default() -> Heuristics {
+        Heuristics {
+            killers: Box::new([[NO_SQUARE; 2]; MAX_PLY]),
+            history: Box::new([[0; 64]; 2]),
+        }
+    }
+}
+
+impl Heuristics {
+    /// The two killers of `ply` (`NO_SQUARE` when empty).
+    #[inline]
+    pub(crate) fn killers(&self, ply: usize) -> [u8; 2] {
+        self.killers[ply]
+    }
+
+    /// The history counters of one colour (0 = black, 1 = white).
+    #[inline]
+    pub(crate) fn history(&self, color: usize) -> &[u32; 64] {
+        &self.history[color]
+    }
+
+    #[inline]
+    pub(crate) fn add_killer(&mut self, ply: usize, sq: u8) {
+        let k = &mut self.killers[ply];
+        if k[0] != sq {
+            k[1] = k[0];
+            k[0] = sq;
+        }
+    }
+
+    #[inline]
+    pub(crate) fn add_history(&mut self, color: usize, sq: u8, depth: u32) {
+        let h = &mut self.history[color][sq as usize];
+        *h += depth * depth;
+        if *h > HISTORY_MAX {
+            self.age();
+        }
+    }
+
+    /// Halves every history counter (also done between searches).
+    pub(crate) fn age(&mut self) {
+        for h in self.history.iter_mut().flatten() {
+            *h /= 2;
+        }
+    }
+
+    /// Forgets the killers (their plies refer to the previous root).
+    pub(crate) fn clear_killers(&mut self) {
+        *self.killers = [[NO_SQUARE; 2]; MAX_PLY];
+    }
+
+    /// Forgets everything.
+    pub(crate) fn clear(&mut self) {
+        *self = Heuristics::default();
+    }
+}

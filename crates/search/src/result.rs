@@ -1,0 +1,48 @@
+//! [`Iteration`] and [`SearchResult`]: what a search reports.
+
+use crate::SearchStats;
+use othello_rules::Move;
+use std::time::Duration;
+
+/// One completed iteration of iterative deepening, as reported to the `on_iteration` callback.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Iteration {
+    /// The depth searched (discs placed; passes are free).
+    pub depth: u32,
+    /// The root score in centi-discs from the side to move.
+    pub score: i32,
+    /// Nodes searched so far by the main thread (all iterations).
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// The principal variation, starting with the best move (passes included).
+    pub pv: Vec<Move>,
+    /// Whether the score is the exact game-theoretic value (the depth reached every end).
+    pub exact: bool,
+}
+
+/// The answer of [`Searcher::search`](crate::Searcher::search).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play: always legal; `Move::Pass` when the side must pass or the game is over.
+    pub best_move: Move,
+    /// Centi-discs from the side to move.
+    pub score: i32,
+    /// Centi-discs, black minus white.
+    pub score_black: i32,
+    /// The last completed iteration's depth (0 when the game was already over).
+    pub depth: u32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Wall-clock time.
+    pub time: Duration,
+    /// The principal variation, starting with `best_move`.
+    pub pv: Vec<Move>,
+    /// Whether `score` is the exact final result under perfect play.
+    pub exact: bool,
+    /// Counters (all threads).
+    pub stats: SearchStats,
+    /// With [`SearchConfig::multi_pv`](crate::SearchConfig::multi_pv): every root move and its
+    /// value at `depth`, best first, equal values by square index (a pass last). Empty otherwise.
+    pub root_moves: Vec<(Move, i32)>,
+}

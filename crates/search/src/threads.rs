@@ -1,0 +1,59 @@
+//! Lazy SMP: helper threads that share the table.
+//!
+//! Every helper runs its own iterative deepening on the same root with its own killers,
+//! history and PV, and writes what it learns into the shared [`TranspositionTable`]; the main
+//! thread finds those entries (best moves for ordering, values of equal draft for cutoffs).
+//! Odd helpers start one depth ahead so the threads spread over two depths. The helpers stop
+//! when the main thread is done, and the result is the main thread's alone: thanks to the
+//! equal-draft rule and the root tie rule its move and score are those of a single-threaded
+//! search (only node counts, timing and PVs among equal lines may differ).
+
+use crate::deepening::deepen;
+use crate::heuristics::Heuristics;
+use crate::limits::Clock;
+use crate::worker::Worker;
+use crate::{SearchConfig, SearchStats};
+use othello_eval::Evaluator;
+use othello_rules::Position;
+use othello_table::TranspositionTable;
+
+/// Runs `work` (the main thread's search) while `helpers.len()` helper threads search the same
+/// position; returns `work`'s result and the helpers' summed counters. The helpers' heuristics
+/// are handed back through `helpers`.
+#[allow(clippy::too_many_arguments, reason = "internal plumbing of the shared search state")]
+pub(crate) fn with_helpers<E: Evaluator, R>(
+    eval: &E,
+    table: &TranspositionTable,
+    clock: &Clock,
+    config: &SearchConfig,
+    pos: &Position,
+    max_depth: u32,
+    node_budget: u64,
+    helpers: &mut [Heuristics],
+    work: impl FnOnce() -> R,
+) -> (R, SearchStats) {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = helpers
+            .iter_mut()
+            .enumerate()
+            .map(|(k, slot)| {
+                let heuristics = std::mem::take(slot);
+                s.spawn(move || {
+                    let mut worker = Worker::new(eval, Some(table), clock, config, pos, heuristics, node_budget);
+                    worker.abortable = true;
+                    let first = 1 + (k as u32 + 1) % 2;
+                    deepen(&mut worker, pos, first.min(max_depth), max_depth, config, clock, |_| {});
+                    *slot = worker.heuristics;
+                    worker.stats
+                })
+            })
+            .collect();
+        let result = work();
+        clock.stop_helpers();
+        let mut stats = SearchStats::default();
+        for h in handles {
+            stats += &h.join().expect("a helper search thread panicked");
+        }
+        (result, stats)
+    })
+}

@@ -1,0 +1,110 @@
+//! The per-thread search state shared by every algorithm: node counting, limits, evaluation.
+
+use crate::heuristics::Heuristics;
+use crate::limits::Clock;
+use crate::pv::PvTable;
+use crate::score::{DISC, leaf_value};
+use crate::{SearchConfig, SearchStats};
+use othello_eval::Evaluator;
+use othello_rules::{BoardSize, Color, Position, final_score};
+use othello_table::TranspositionTable;
+
+/// How often (in nodes) the clock and the stop flags are read: `Instant::now` costs about as
+/// much as a node, so once every 1024 nodes is free and still reacts within a millisecond.
+const POLL_MASK: u64 = 1023;
+
+/// One search thread: its counters, heuristics and PV table, and shared references to the
+/// evaluation, the table and the clock.
+pub(crate) struct Worker<'a, E: Evaluator> {
+    pub(crate) eval: &'a E,
+    pub(crate) table: Option<&'a TranspositionTable>,
+    pub(crate) clock: &'a Clock,
+    pub(crate) pvs: bool,
+    pub(crate) quiescence: bool,
+    pub(crate) killers: bool,
+    pub(crate) history: bool,
+    pub(crate) mobility: bool,
+    pub(crate) size: BoardSize,
+    pub(crate) mask: u64,
+    pub(crate) corners: u64,
+    pub(crate) squares: u32,
+    pub(crate) root_color: Color,
+    pub(crate) stats: SearchStats,
+    /// Set when a limit was hit: every node then returns at once and its value is ignored.
+    pub(crate) aborted: bool,
+    /// Off during the first iteration, which always completes.
+    pub(crate) abortable: bool,
+    pub(crate) node_budget: u64,
+    pub(crate) heuristics: Heuristics,
+    pub(crate) pv: PvTable,
+}
+
+impl<'a, E: Evaluator> Worker<'a, E> {
+    #[allow(clippy::too_many_arguments, reason = "internal constructor, every argument is distinct")]
+    pub(crate) fn new(
+        eval: &'a E,
+        table: Option<&'a TranspositionTable>,
+        clock: &'a Clock,
+        config: &SearchConfig,
+        pos: &Position,
+        heuristics: Heuristics,
+        node_budget: u64,
+    ) -> Worker<'a, E> {
+        let size = pos.size();
+        Worker {
+            eval,
+            table: if config.algorithm.prunes() { table } else { None },
+            clock,
+            pvs: config.algorithm == crate::Algorithm::Pvs,
+            quiescence: config.quiescence,
+            killers: config.killers,
+            history: config.history,
+            mobility: config.mobility_ordering,
+            size,
+            mask: size.mask().0,
+            corners: size.corners().0,
+            squares: size.squares(),
+            root_color: pos.side_to_move(),
+            stats: SearchStats::default(),
+            aborted: false,
+            abortable: false,
+            node_budget,
+            heuristics,
+            pv: PvTable::new(),
+        }
+    }
+
+    /// Counts a node and says whether the search must unwind (a limit was hit).
+    #[inline]
+    pub(crate) fn enter(&mut self) -> bool {
+        self.stats.nodes += 1;
+        if self.abortable
+            && !self.aborted
+            && (self.stats.nodes >= self.node_budget
+                || (self.stats.nodes & POLL_MASK == 0 && self.clock.must_stop()))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// The colour to move `ply` plies below the root (passes are plies, so parity is exact).
+    #[inline]
+    pub(crate) fn color_at(&self, ply: usize) -> Color {
+        if ply & 1 == 0 { self.root_color } else { self.root_color.opposite() }
+    }
+
+    /// The clamped evaluation of a side-relative position `ply` plies below the root.
+    #[inline]
+    pub(crate) fn evaluate(&mut self, p: u64, o: u64, ply: usize) -> i32 {
+        self.stats.leaf_evals += 1;
+        let pos = Position::from_raw_unchecked(p, o, self.color_at(ply), self.size);
+        leaf_value(self.eval, &pos)
+    }
+
+    /// The exact score of a finished game, side-relative.
+    #[inline]
+    pub(crate) fn final_value(&self, p: u64, o: u64) -> i32 {
+        final_score(p.count_ones(), o.count_ones(), self.squares) * DISC
+    }
+}

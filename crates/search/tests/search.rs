@@ -1,0 +1,544 @@
+//! Integration tests of the search crate: every pruning search against the plain references on
+//! random positions from seeded random play, plus the rules every search must keep.
+
+use othello_eval::Evaluator;
+use othello_rules::hash::hash_pair;
+use othello_rules::perft::perft;
+use othello_rules::{BoardSize, Color, Move, Position, movegen};
+use othello_search::ordering::{MovePicker, Ordering};
+use othello_search::reference::{Horizon, minimax, minimax_with, negamax, negamax_root, negamax_with};
+use othello_search::{Algorithm, Limits, SearchConfig, SearchResult, Searcher};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+/// Disc difference x100: many equal values, so it exercises the tie rules.
+struct Discs;
+impl Evaluator for Discs {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        pos.disc_difference() * 100
+    }
+}
+
+/// A pseudo-random value of the side-relative discs: almost no ties, so a pruning mistake
+/// shows as a wrong value. Unchanged by a colour swap, like any side-relative evaluation.
+struct Noise;
+impl Evaluator for Noise {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        (hash_pair(pos.player().0, pos.opponent().0) % 4001) as i32 - 2000
+    }
+}
+
+/// Mobility and corners, a plausible heuristic.
+struct Mobility;
+impl Evaluator for Mobility {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let corners = pos.size().corners();
+        let c = (pos.player() & corners).count() as i32 - (pos.opponent() & corners).count() as i32;
+        (pos.legal_moves().count() as i32 - pos.opponent_moves().count() as i32) * 100 + c * 300
+    }
+}
+
+/// Positions reached by seeded random play: `count` of them, `plies` random moves each
+/// (uniform in the range), passes included, finished games skipped.
+fn random_positions(size: BoardSize, count: usize, plies: std::ops::Range<usize>, seed: u64) -> Vec<Position> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let mut pos = Position::start_of(size);
+        let n = rng.random_range(plies.clone());
+        for _ in 0..n {
+            let moves = pos.moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
+        }
+        if !pos.is_game_over() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+fn config(algorithm: Algorithm, tt_mib: usize) -> SearchConfig {
+    SearchConfig {
+        algorithm,
+        tt_mib,
+        endgame_empties: 0,
+        ..SearchConfig::default()
+    }
+}
+
+/// The best move by the tie rule: the highest value, then the lowest square index.
+fn best_of(values: &[(Move, i32)]) -> (Move, i32) {
+    let mut v = values.to_vec();
+    v.sort_by_key(|&(m, s)| (-s, m.to_u8()));
+    v[0]
+}
+
+/// Replays `pv` from `pos` (every move must be legal) and returns the final position and the
+/// number of discs placed.
+fn replay(pos: &Position, pv: &[Move]) -> (Position, u32) {
+    let mut p = *pos;
+    let mut placed = 0;
+    for &m in pv {
+        p = p.play(m).unwrap_or_else(|e| panic!("PV move {m} illegal: {e}"));
+        placed += u32::from(m != Move::Pass);
+    }
+    (p, placed)
+}
+
+#[test]
+fn pruning_searches_equal_negamax_and_minimax() {
+    let mut positions = random_positions(BoardSize::Eight, 600, 0..50, 1);
+    positions.extend(random_positions(BoardSize::Six, 400, 0..28, 2));
+    let algorithms = [Algorithm::Minimax, Algorithm::Negamax, Algorithm::AlphaBeta, Algorithm::Pvs];
+    let mut noise: Vec<Searcher<Noise>> = algorithms.iter().map(|&a| Searcher::new(Noise, config(a, 0))).collect();
+    let mut discs: Vec<Searcher<Discs>> = algorithms.iter().map(|&a| Searcher::new(Discs, config(a, 0))).collect();
+    for (i, pos) in positions.iter().enumerate() {
+        for depth in 1..=4 {
+            let use_discs = i % 3 == 0;
+            let values = if use_discs {
+                negamax_root(pos, depth, &Discs, Horizon::Static)
+            } else {
+                negamax_root(pos, depth, &Noise, Horizon::Static)
+            };
+            let (best, value) = best_of(&values);
+            let mm = if use_discs { minimax(pos, depth, &Discs) } else { minimax(pos, depth, &Noise) };
+            assert_eq!(mm, value * pos.side_to_move().sign(), "minimax vs negamax on {pos} depth {depth}");
+            for k in 0..algorithms.len() {
+                let r = if use_discs {
+                    discs[k].search(pos, &Limits::depth(depth), |_| {})
+                } else {
+                    noise[k].search(pos, &Limits::depth(depth), |_| {})
+                };
+                assert_eq!(
+                    (r.score, r.best_move),
+                    (value, best),
+                    "{:?} on {pos} depth {depth}",
+                    algorithms[k]
+                );
+                assert_eq!(r.score_black, r.score * pos.side_to_move().sign());
+                assert_eq!(r.depth, depth.min(pos.empty_count()));
+                assert_eq!(r.exact, depth >= pos.empty_count());
+            }
+        }
+    }
+}
+
+#[test]
+fn table_values_equal_tableless_values_at_every_depth() {
+    let mut positions = random_positions(BoardSize::Eight, 60, 4..40, 3);
+    positions.extend(random_positions(BoardSize::Six, 40, 0..20, 4));
+    for algorithm in [Algorithm::AlphaBeta, Algorithm::Pvs] {
+        // One table for every position and depth: entries of other searches, of other
+        // depths and of other sizes are all around when each search runs.
+        let mut with_table = Searcher::new(Noise, config(algorithm, 4));
+        let mut without = Searcher::new(Noise, config(algorithm, 0));
+        for pos in &positions {
+            for depth in [6, 2, 5, 1, 3, 4] {
+                let a = with_table.search(pos, &Limits::depth(depth), |_| {});
+                let b = without.search(pos, &Limits::depth(depth), |_| {});
+                assert_eq!((a.score, a.best_move), (b.score, b.best_move), "{algorithm:?} {pos} depth {depth}");
+                assert!(a.stats.tt_probes > 0 || a.nodes <= 64);
+            }
+        }
+    }
+}
+
+#[test]
+fn exact_endgame_values_with_and_without_table() {
+    // 10 to 14 empties, solved to the end by the search itself.
+    let positions = random_positions(BoardSize::Eight, 12, 46..51, 5);
+    let mut with_table = Searcher::new(Mobility, config(Algorithm::Pvs, 16));
+    let mut without = Searcher::new(Mobility, config(Algorithm::AlphaBeta, 0));
+    for pos in &positions {
+        let a = with_table.search(pos, &Limits::default(), |_| {});
+        let b = without.search(pos, &Limits::default(), |_| {});
+        assert!(a.exact && b.exact);
+        assert_eq!(a.depth, pos.empty_count());
+        assert_eq!((a.score, a.best_move), (b.score, b.best_move), "{pos}");
+        assert_eq!(a.score % 100, 0);
+        // The PV of an exact search plays out to the end of the game with its score.
+        let (end, _) = replay(pos, &a.pv);
+        assert!(end.is_game_over(), "PV {:?} does not reach the end", a.pv);
+        assert_eq!(end.final_score_black() * 100, a.score_black);
+    }
+    // Small endgames also against the plain negamax reference.
+    for pos in random_positions(BoardSize::Eight, 6, 52..54, 6) {
+        let r = with_table.search(&pos, &Limits::default(), |_| {});
+        assert_eq!(r.score, negamax(&pos, 64, &Mobility), "{pos}");
+        assert!(r.exact);
+    }
+}
+
+#[test]
+fn colour_swap_keeps_negamax_and_negates_black_minus_white() {
+    let mut positions = random_positions(BoardSize::Eight, 150, 0..50, 7);
+    positions.extend(random_positions(BoardSize::Six, 100, 0..28, 8));
+    let mut searcher = Searcher::new(Mobility, config(Algorithm::Pvs, 1));
+    for pos in &positions {
+        let swapped = pos.color_swapped();
+        for depth in 1..=3 {
+            assert_eq!(negamax(pos, depth, &Mobility), negamax(&swapped, depth, &Mobility));
+            assert_eq!(minimax(pos, depth, &Mobility), -minimax(&swapped, depth, &Mobility));
+            let a = searcher.search(pos, &Limits::depth(depth), |_| {});
+            let b = searcher.search(&swapped, &Limits::depth(depth), |_| {});
+            assert_eq!((a.score, a.best_move), (b.score, b.best_move));
+            assert_eq!(a.score_black, -b.score_black);
+            assert_eq!(a.score_black, minimax(pos, depth, &Mobility));
+        }
+    }
+}
+
+#[test]
+fn four_by_four_pass_then_wipe_out() {
+    // White must pass; black plays a1 and the board is full: 16-0.
+    let pos: Position = ".OXXXXXXXXXXXXXX O".parse().unwrap();
+    assert!(pos.must_pass());
+    for algorithm in [Algorithm::Minimax, Algorithm::Negamax, Algorithm::AlphaBeta, Algorithm::Pvs] {
+        for tt in [0, 1] {
+            let mut s = Searcher::new(Discs, config(algorithm, tt));
+            let r = s.search(&pos, &Limits::depth(1), |_| {});
+            assert_eq!(r.best_move, Move::Pass);
+            assert_eq!(r.score_black, 1600, "{algorithm:?}");
+            assert_eq!(r.score, -1600);
+            assert!(r.exact);
+            assert_eq!(r.pv, vec![Move::Pass, "a1".parse().unwrap()]);
+        }
+    }
+    assert_eq!(minimax(&pos, 1, &Discs), 1600);
+    assert_eq!(negamax(&pos, 1, &Discs), -1600);
+    // A full black board: the game is over, black has 16.
+    let full: Position = "XXXXXXXXXXXXXXXX O".parse().unwrap();
+    let mut s = Searcher::new(Discs, SearchConfig::default());
+    let r = s.search(&full, &Limits::depth(3), |_| {});
+    assert_eq!((r.best_move, r.score_black, r.score, r.exact), (Move::Pass, 1600, -1600, true));
+    assert_eq!(minimax(&full, 1, &Discs), 1600);
+}
+
+fn signature(r: &SearchResult) -> (Move, i32, u64, Vec<Move>) {
+    (r.best_move, r.score, r.nodes, r.pv.clone())
+}
+
+#[test]
+fn single_thread_search_is_deterministic() {
+    let positions = random_positions(BoardSize::Eight, 6, 10..30, 9);
+    for pos in &positions {
+        let run = || Searcher::new(Mobility, SearchConfig::default()).search(pos, &Limits::depth(7), |_| {});
+        let first = run();
+        assert_eq!(signature(&first), signature(&run()));
+        let mut reused = Searcher::new(Mobility, SearchConfig::default());
+        reused.search(&Position::start(), &Limits::depth(6), |_| {});
+        reused.new_game();
+        assert_eq!(signature(&first), signature(&reused.search(pos, &Limits::depth(7), |_| {})));
+    }
+}
+
+/// Perft by the rules crate's convention, iterating the legal squares through a picker with
+/// random hints (table moves and killers that are often illegal, random history).
+fn picker_perft(p: u64, o: u64, mask: u64, depth: u32, rng: &mut SmallRng) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = movegen::legal_moves(p, o) & mask;
+    if moves == 0 {
+        if movegen::legal_moves(o, p) & mask == 0 {
+            return 1;
+        }
+        return picker_perft(o, p, mask, depth - 1, rng);
+    }
+    let mut history = [0u32; 64];
+    for h in history.iter_mut() {
+        *h = rng.random_range(0..4);
+    }
+    let ordering = Ordering {
+        table_move: rng.random_bool(0.7).then(|| rng.random_range(0..64)),
+        killers: [
+            rng.random_bool(0.7).then(|| rng.random_range(0..64)),
+            rng.random_bool(0.5).then(|| rng.random_range(0..64)),
+        ],
+        history: rng.random_bool(0.5).then_some(&history),
+        mobility: rng.random_bool(0.5),
+    };
+    let mut seen = 0u64;
+    let mut n = 0;
+    for sq in MovePicker::new(p, o, mask, moves, ordering) {
+        let bit = 1u64 << sq;
+        assert!(moves & bit != 0, "illegal square {sq}");
+        assert!(seen & bit == 0, "square {sq} given twice");
+        seen |= bit;
+        let f = movegen::flips(p, o, u32::from(sq));
+        n += picker_perft(o ^ f, p ^ f ^ bit, mask, depth - 1, rng);
+    }
+    assert_eq!(seen, moves, "a legal square was never given");
+    n
+}
+
+#[test]
+fn move_picker_perft_equals_rules_perft() {
+    let mut rng = SmallRng::seed_from_u64(10);
+    let mut positions = vec![Position::start(), Position::start_of(BoardSize::Six)];
+    positions.extend(random_positions(BoardSize::Eight, 8, 10..50, 11));
+    positions.extend(random_positions(BoardSize::Six, 6, 4..26, 12));
+    for pos in &positions {
+        let depth = 4;
+        let got = picker_perft(pos.player().0, pos.opponent().0, pos.size().mask().0, depth, &mut rng);
+        assert_eq!(got, perft(pos, depth), "{pos}");
+    }
+    assert_eq!(
+        picker_perft(Position::start().player().0, Position::start().opponent().0, u64::MAX, 6, &mut rng),
+        8200
+    );
+}
+
+#[test]
+fn quiescence_searches_equal_quiescence_references() {
+    // Late positions, where corner moves are common.
+    let mut positions = random_positions(BoardSize::Eight, 120, 20..54, 13);
+    positions.extend(random_positions(BoardSize::Six, 80, 8..28, 14));
+    let algorithms = [Algorithm::Minimax, Algorithm::Negamax, Algorithm::AlphaBeta, Algorithm::Pvs];
+    let mut searchers: Vec<Searcher<Noise>> = algorithms
+        .iter()
+        .flat_map(|&a| {
+            [0, 2].map(|tt| {
+                Searcher::new(
+                    Noise,
+                    SearchConfig {
+                        quiescence: true,
+                        ..config(a, tt)
+                    },
+                )
+            })
+        })
+        .collect();
+    let mut extended = 0;
+    let mut quiescence_nodes = 0;
+    for pos in &positions {
+        for depth in 1..=3 {
+            let values = negamax_root(pos, depth, &Noise, Horizon::Quiescence);
+            let (best, value) = best_of(&values);
+            assert_eq!(
+                minimax_with(pos, depth, &Noise, Horizon::Quiescence),
+                value * pos.side_to_move().sign()
+            );
+            if value != negamax_with(pos, depth, &Noise, Horizon::Static) {
+                extended += 1;
+            }
+            for s in &mut searchers {
+                let r = s.search(pos, &Limits::depth(depth), |_| {});
+                assert_eq!((r.score, r.best_move), (value, best), "{:?} {pos} {depth}", s.config());
+                assert!(r.stats.quiescence_nodes <= r.nodes);
+                quiescence_nodes += r.stats.quiescence_nodes;
+            }
+        }
+    }
+    // The experiment must actually change some values, or the test proves nothing.
+    assert!(extended > 20, "quiescence changed only {extended} values");
+    assert!(quiescence_nodes > 0);
+}
+
+#[test]
+fn multi_pv_scores_every_root_move() {
+    let mut positions = random_positions(BoardSize::Eight, 80, 0..50, 15);
+    positions.extend(random_positions(BoardSize::Six, 60, 0..28, 16));
+    for algorithm in [Algorithm::Negamax, Algorithm::AlphaBeta, Algorithm::Pvs] {
+        let mut s = Searcher::new(
+            Discs,
+            SearchConfig {
+                multi_pv: true,
+                ..config(algorithm, 1)
+            },
+        );
+        for pos in &positions {
+            for depth in 1..=3 {
+                let mut expected = negamax_root(pos, depth, &Discs, Horizon::Static);
+                expected.sort_by_key(|&(m, v)| (-v, m.to_u8()));
+                let r = s.search(pos, &Limits::depth(depth), |_| {});
+                assert_eq!(r.root_moves, expected, "{algorithm:?} {pos} {depth}");
+                assert_eq!((r.best_move, r.score), expected[0]);
+            }
+        }
+    }
+}
+
+#[test]
+fn lazy_smp_returns_the_single_thread_move_and_score() {
+    let positions = random_positions(BoardSize::Eight, 8, 8..36, 17);
+    let mut one = Searcher::new(Mobility, SearchConfig::default());
+    let mut two = Searcher::new(
+        Mobility,
+        SearchConfig {
+            threads: 2,
+            ..SearchConfig::default()
+        },
+    );
+    for pos in &positions {
+        let a = one.search(pos, &Limits::depth(7), |_| {});
+        let b = two.search(pos, &Limits::depth(7), |_| {});
+        assert_eq!((a.score, a.best_move, a.depth), (b.score, b.best_move, b.depth), "{pos}");
+        replay(pos, &b.pv);
+    }
+}
+
+#[test]
+fn iterations_report_in_order_with_legal_honest_pvs() {
+    let positions = random_positions(BoardSize::Eight, 20, 0..45, 18);
+    for tt in [0, 4] {
+        let mut s = Searcher::new(Noise, config(Algorithm::Pvs, tt));
+        for pos in &positions {
+            let mut its = Vec::new();
+            let r = s.search(pos, &Limits::depth(6), |it| its.push(it.clone()));
+            let depths: Vec<u32> = its.iter().map(|it| it.depth).collect();
+            let expected: Vec<u32> = (1..=6.min(pos.empty_count())).collect();
+            assert_eq!(depths, expected);
+            let last = its.last().unwrap();
+            assert_eq!((last.score, &last.pv, last.exact), (r.score, &r.pv, r.exact));
+            assert!(its.windows(2).all(|w| w[0].nodes <= w[1].nodes && w[0].time <= w[1].time));
+            assert_eq!(r.pv[0], r.best_move);
+            // The PV leads to the position whose value is the score.
+            for it in &its {
+                let (end, placed) = replay(pos, &it.pv);
+                let leaf = if end.is_game_over() {
+                    end.final_score() * 100
+                } else {
+                    assert_eq!(placed, it.depth, "PV {:?} is short", it.pv);
+                    Noise.evaluate(&end)
+                };
+                let sign = if end.side_to_move() == pos.side_to_move() { 1 } else { -1 };
+                assert_eq!(leaf * sign, it.score, "PV {:?} of {pos}", it.pv);
+            }
+            assert_eq!(r.nodes, r.stats.nodes);
+            assert!(r.stats.leaf_evals <= r.nodes);
+            assert!(r.stats.first_move_cutoffs <= r.stats.beta_cutoffs);
+            assert!(r.stats.tt_hits <= r.stats.tt_probes);
+            assert_eq!(r.stats.quiescence_nodes, 0);
+        }
+    }
+}
+
+#[test]
+fn limits_always_return_a_legal_move() {
+    let positions = random_positions(BoardSize::Eight, 10, 0..40, 19);
+    let mut s = Searcher::new(Mobility, SearchConfig::default());
+    for pos in &positions {
+        let before = *pos;
+        let r = s.search(pos, &Limits::time(Duration::from_millis(20), Duration::from_millis(40)), |_| {});
+        assert!(pos.is_legal(r.best_move) && r.depth >= 1);
+        let r = s.search(pos, &Limits::nodes(500), |_| {});
+        assert!(pos.is_legal(r.best_move) && r.depth >= 1);
+        let stop = Arc::new(AtomicBool::new(true));
+        let limits = Limits {
+            stop: Some(stop),
+            ..Limits::default()
+        };
+        let r = s.search(pos, &limits, |_| {});
+        assert!(pos.is_legal(r.best_move));
+        assert_eq!(r.depth, 1, "a stopped search still completes its first iteration");
+        assert_eq!(*pos, before, "the caller's position changed");
+    }
+    // A timed search of a long game returns about on time (loose bound: the machine is shared).
+    let start = Instant::now();
+    let r = s.search(
+        &Position::start(),
+        &Limits::time(Duration::from_millis(100), Duration::from_millis(200)),
+        |_| {},
+    );
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert!(Position::start().is_legal(r.best_move));
+}
+
+#[test]
+fn forced_moves_under_a_clock_return_at_once_but_keep_their_score_otherwise() {
+    let mut rng = SmallRng::seed_from_u64(20);
+    let mut single = None;
+    let mut pass = None;
+    while single.is_none() || pass.is_none() {
+        let pos = random_positions(BoardSize::Eight, 1, 20..58, rng.random()).remove(0);
+        match pos.moves().as_slice() {
+            [Move::Pass] => pass = Some(pos),
+            [_] => single = Some(pos),
+            _ => {}
+        }
+    }
+    let mut s = Searcher::new(Mobility, SearchConfig::default());
+    let clock = Limits::time(Duration::from_secs(30), Duration::from_secs(60));
+    for pos in [single.unwrap(), pass.unwrap()] {
+        let only = pos.moves()[0];
+        let r = s.search(&pos, &clock, |_| {});
+        assert_eq!((r.best_move, r.depth), (only, 1), "{pos}");
+        assert_eq!(r.score, negamax(&pos, 1, &Mobility));
+        // With a depth limit the forced move is still searched to that depth.
+        let r = s.search(&pos, &Limits::depth(4), |_| {});
+        assert_eq!(r.best_move, only);
+        assert_eq!(r.depth, 4.min(pos.empty_count()));
+        assert_eq!(r.score, negamax(&pos, 4, &Mobility));
+    }
+}
+
+#[test]
+fn depth_zero_is_depth_one_and_game_over_is_a_pass() {
+    let pos = Position::start();
+    let mut s = Searcher::new(Discs, SearchConfig::default());
+    let r = s.search(&pos, &Limits::depth(0), |_| {});
+    assert_eq!(r.depth, 1);
+    assert_eq!(r.score, negamax(&pos, 1, &Discs));
+    // 63 black discs and one empty square: nobody can move, black wins 64-0.
+    let over: Position = format!("{}- O", "X".repeat(63)).parse().unwrap();
+    assert!(over.is_game_over());
+    let r = s.search(&over, &Limits::default(), |_| {});
+    assert_eq!((r.best_move, r.score, r.score_black, r.exact), (Move::Pass, -6400, 6400, true));
+    assert_eq!((r.depth, r.pv.len()), (0, 0));
+    assert_eq!(Color::White, over.side_to_move());
+}
+
+#[test]
+fn endgame_solver_agrees_with_the_search_solving_itself() {
+    let positions = random_positions(BoardSize::Eight, 10, 48..52, 21);
+    let mut solver_side = Searcher::new(Mobility, SearchConfig::default());
+    let mut search_side = Searcher::new(Mobility, config(Algorithm::Pvs, 16));
+    let mut multi = Searcher::new(
+        Mobility,
+        SearchConfig {
+            multi_pv: true,
+            ..SearchConfig::default()
+        },
+    );
+    let mut multi_search = Searcher::new(
+        Mobility,
+        SearchConfig {
+            multi_pv: true,
+            ..config(Algorithm::Pvs, 16)
+        },
+    );
+    for pos in &positions {
+        assert!(pos.empty_count() <= SearchConfig::default().endgame_empties);
+        let mut reports = 0;
+        let a = solver_side.search(pos, &Limits::default(), |it| {
+            reports += 1;
+            assert!(it.exact);
+        });
+        let b = search_side.search(pos, &Limits::default(), |_| {});
+        assert_eq!(reports, 1);
+        assert!(a.exact && b.exact);
+        assert_eq!((a.score, a.best_move, a.depth), (b.score, b.best_move, b.depth), "{pos}");
+        let (end, _) = replay(pos, &a.pv);
+        assert!(end.is_game_over());
+        assert_eq!(end.final_score_black() * 100, a.score_black);
+        // Under a (generous) clock the answer is the same.
+        let timed = solver_side.search(pos, &Limits::time(Duration::from_secs(60), Duration::from_secs(60)), |_| {});
+        if pos.moves().len() > 1 {
+            assert_eq!((timed.score, timed.best_move), (a.score, a.best_move));
+        }
+        // A depth-limited question below the empties is answered by the depth-limited search.
+        let shallow = solver_side.search(pos, &Limits::depth(3), |_| {});
+        assert_eq!(shallow.score, negamax(pos, 3, &Mobility));
+        let m = multi.search(pos, &Limits::default(), |_| {});
+        let n = multi_search.search(pos, &Limits::default(), |_| {});
+        assert_eq!(m.root_moves, n.root_moves, "{pos}");
+        assert_eq!((m.best_move, m.score), n.root_moves[0]);
+    }
+}

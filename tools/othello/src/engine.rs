@@ -1,0 +1,311 @@
+//! The players the CLI can build from a spec: the closed set of concrete types, chosen once.
+//!
+//! `pvs`, `alphabeta`, `negamax`, `minimax` (the search crate, generic over the evaluation,
+//! compiled here for [`WeightedEval`]), `mcts` (the MCTS crate) and `random` (a seeded uniform
+//! random player, the baseline).
+
+use crate::error::{CliResult, input};
+use crate::spec::Spec;
+use othello_eval::WeightedEval;
+use othello_mcts::{Mcts, MctsConfig, PlayoutPolicy};
+use othello_rules::{Move, Position};
+use othello_search::{Algorithm, Limits, SearchConfig, SearchResult, Searcher, TimeLimit};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::time::Duration;
+
+/// Keys of the search engines.
+pub const SEARCH_KEYS: &[&str] = &[
+    "depth",
+    "time",
+    "nodes",
+    "eval",
+    "tt",
+    "threads",
+    "quiescence",
+    "killers",
+    "history",
+    "mobility",
+    "aspiration",
+    "endgame",
+];
+/// Keys of the MCTS engine.
+pub const MCTS_KEYS: &[&str] = &[
+    "playouts", "time", "c", "seed", "threads", "nodes", "policy", "epsilon", "reuse",
+];
+/// Keys of the random player.
+pub const RANDOM_KEYS: &[&str] = &["seed"];
+/// The engine names.
+pub const NAMES: &[&str] = &["pvs", "alphabeta", "negamax", "minimax", "mcts", "random"];
+
+/// Default depth of a search engine given no depth, time or node limit.
+pub const DEFAULT_DEPTH: u32 = 8;
+
+/// A player built from a spec.
+pub enum Engine {
+    /// A tree search with its limits.
+    Search {
+        /// The searcher.
+        searcher: Box<Searcher<WeightedEval>>,
+        /// Its limits per move.
+        limits: Limits,
+    },
+    /// Monte Carlo tree search.
+    Mcts(Box<Mcts>),
+    /// Uniformly random legal moves.
+    Random(SmallRng),
+}
+
+/// Parses a time in milliseconds.
+fn millis(spec: &mut Spec) -> CliResult<Option<Duration>> {
+    let ms: Option<u64> = spec.get("time", "milliseconds")?;
+    match ms {
+        Some(0) => Err(input(format!(
+            "bad value '0' for key 'time' of engine '{}': expected at least 1 ms",
+            spec.name
+        ))),
+        other => Ok(other.map(Duration::from_millis)),
+    }
+}
+
+/// The search limits of a spec (keys `depth`, `time`, `nodes`).
+pub fn search_limits(spec: &mut Spec) -> CliResult<Limits> {
+    let depth: Option<i64> = spec.get("depth", "a depth of at least 1")?;
+    let depth = match depth {
+        Some(d) if !(1..=64).contains(&d) => {
+            return Err(input(format!(
+                "bad value '{d}' for key 'depth' of engine '{}': expected 1 to 64",
+                spec.name
+            )));
+        }
+        d => d.map(|d| d as u32),
+    };
+    let time = millis(spec)?;
+    let nodes: Option<u64> = spec.get("nodes", "a node count")?;
+    if nodes == Some(0) {
+        return Err(input(format!(
+            "bad value '0' for key 'nodes' of engine '{}': expected at least 1",
+            spec.name
+        )));
+    }
+    let mut limits = Limits {
+        depth,
+        nodes,
+        ..Limits::default()
+    };
+    if let Some(t) = time {
+        // The soft bound stops starting new iterations; the hard one aborts.
+        limits.time = Some(TimeLimit { soft: t / 2, hard: t });
+    }
+    if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
+        limits.depth = Some(DEFAULT_DEPTH);
+    }
+    Ok(limits)
+}
+
+/// The search configuration of a spec (everything but the limits).
+pub fn search_config(spec: &mut Spec, algorithm: Algorithm) -> CliResult<(SearchConfig, WeightedEval)> {
+    let mut config = SearchConfig {
+        algorithm,
+        ..SearchConfig::default()
+    };
+    let eval = match spec.raw("eval") {
+        None => WeightedEval::default(),
+        Some(text) => text.parse::<WeightedEval>().map_err(|e| {
+            input(format!(
+                "bad value '{text}' for key 'eval' of engine '{}': {e}",
+                spec.name
+            ))
+        })?,
+    };
+    if let Some(tt) = spec.get::<usize>("tt", "a size in MiB")? {
+        if tt > 1 << 16 {
+            return Err(input(format!(
+                "bad value '{tt}' for key 'tt' of engine '{}': at most 65536 MiB",
+                spec.name
+            )));
+        }
+        config.tt_mib = tt;
+    }
+    if let Some(t) = spec.get::<usize>("threads", "a thread count")? {
+        if t == 0 || t > 256 {
+            return Err(input(format!(
+                "bad value '{t}' for key 'threads' of engine '{}': expected 1 to 256",
+                spec.name
+            )));
+        }
+        config.threads = t;
+    }
+    if let Some(q) = spec.flag("quiescence")? {
+        config.quiescence = q;
+    }
+    if let Some(k) = spec.flag("killers")? {
+        config.killers = k;
+    }
+    if let Some(h) = spec.flag("history")? {
+        config.history = h;
+    }
+    if let Some(m) = spec.flag("mobility")? {
+        config.mobility_ordering = m;
+    }
+    if let Some(a) = spec.flag("aspiration")? {
+        config.aspiration = a;
+    }
+    if let Some(e) = spec.get::<u32>("endgame", "a number of empty squares")? {
+        config.endgame_empties = e;
+    }
+    Ok((config, eval))
+}
+
+/// The MCTS configuration of a spec.
+pub fn mcts_config(spec: &mut Spec) -> CliResult<MctsConfig> {
+    // The default has a playout budget; a spec with only a time limit must not keep it.
+    let mut config = MctsConfig {
+        playouts: None,
+        ..MctsConfig::default()
+    };
+    config.playouts = spec.get("playouts", "a number of playouts")?;
+    if config.playouts == Some(0) {
+        return Err(input(
+            "bad value '0' for key 'playouts' of engine 'mcts': expected at least 1",
+        ));
+    }
+    config.time = millis(spec)?;
+    if let Some(c) = spec.get::<f64>("c", "a non-negative number")? {
+        if !(c.is_finite() && c >= 0.0) {
+            return Err(input(format!(
+                "bad value '{c}' for key 'c' of engine 'mcts': expected a non-negative number"
+            )));
+        }
+        config.exploration = c;
+    }
+    if let Some(s) = spec.get("seed", "an integer")? {
+        config.seed = s;
+    }
+    if let Some(t) = spec.get::<usize>("threads", "a thread count")? {
+        if t == 0 || t > 256 {
+            return Err(input(format!(
+                "bad value '{t}' for key 'threads' of engine 'mcts': expected 1 to 256"
+            )));
+        }
+        config.threads = t;
+    }
+    if let Some(n) = spec.get::<usize>("nodes", "a node cap")? {
+        if n < 2 {
+            return Err(input(format!(
+                "bad value '{n}' for key 'nodes' of engine 'mcts': expected at least 2"
+            )));
+        }
+        config.max_nodes = n;
+    }
+    let epsilon = spec.get::<f64>("epsilon", "a probability")?;
+    if let Some(e) = epsilon
+        && !(0.0..=1.0).contains(&e)
+    {
+        return Err(input(format!(
+            "bad value '{e}' for key 'epsilon' of engine 'mcts': expected 0 to 1"
+        )));
+    }
+    match spec.raw("policy").as_deref() {
+        None | Some("random") => {}
+        Some("corners") => {
+            config.policy = PlayoutPolicy::CornersFirst {
+                epsilon: epsilon.unwrap_or(0.1),
+            }
+        }
+        Some(other) => {
+            return Err(input(format!(
+                "bad value '{other}' for key 'policy' of engine 'mcts': expected random or corners"
+            )));
+        }
+    }
+    if let Some(r) = spec.flag("reuse")? {
+        config.reuse_tree = r;
+    }
+    if config.playouts.is_none() && config.time.is_none() {
+        config.playouts = Some(MctsConfig::DEFAULT_PLAYOUTS);
+    }
+    Ok(config)
+}
+
+impl Engine {
+    /// Builds a player from a spec, rejecting unknown names, keys and bad values.
+    ///
+    /// # Errors
+    /// Bad input naming the problem.
+    pub fn from_spec(mut spec: Spec) -> CliResult<Engine> {
+        let algorithm = match spec.name.as_str() {
+            "pvs" => Some(Algorithm::Pvs),
+            "alphabeta" | "ab" => Some(Algorithm::AlphaBeta),
+            "negamax" => Some(Algorithm::Negamax),
+            "minimax" => Some(Algorithm::Minimax),
+            _ => None,
+        };
+        if let Some(algorithm) = algorithm {
+            let limits = search_limits(&mut spec)?;
+            let (config, eval) = search_config(&mut spec, algorithm)?;
+            spec.finish(SEARCH_KEYS)?;
+            return Ok(Engine::Search {
+                searcher: Box::new(Searcher::new(eval, config)),
+                limits,
+            });
+        }
+        match spec.name.as_str() {
+            "mcts" => {
+                let config = mcts_config(&mut spec)?;
+                spec.finish(MCTS_KEYS)?;
+                Ok(Engine::Mcts(Box::new(Mcts::new(config))))
+            }
+            "random" => {
+                let seed = spec.get("seed", "an integer")?.unwrap_or(0);
+                spec.finish(RANDOM_KEYS)?;
+                Ok(Engine::Random(SmallRng::seed_from_u64(seed)))
+            }
+            other => Err(input(format!("unknown engine '{other}' (known: {})", NAMES.join(", ")))),
+        }
+    }
+
+    /// The move this player chooses in `pos` (always legal; a pass when there is no square).
+    pub fn choose(&mut self, pos: &Position) -> Move {
+        match self {
+            Engine::Search { searcher, limits } => searcher.search(pos, limits, |_| {}).best_move,
+            Engine::Mcts(m) => m.search(pos).best_move,
+            Engine::Random(rng) => {
+                let moves = pos.moves();
+                if moves.is_empty() {
+                    Move::Pass
+                } else {
+                    moves[rng.random_range(0..moves.len())]
+                }
+            }
+        }
+    }
+
+    /// Tells the player a move was played (both sides' moves), for tree reuse.
+    pub fn observe(&mut self, mv: Move) {
+        if let Engine::Mcts(m) = self {
+            m.advance(mv);
+        }
+    }
+
+    /// Forgets everything learned in the previous game.
+    pub fn new_game(&mut self) {
+        match self {
+            Engine::Search { searcher, .. } => searcher.new_game(),
+            Engine::Mcts(m) => m.new_game(),
+            Engine::Random(_) => {}
+        }
+    }
+
+    /// A full search result, for search engines.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        on_iteration: impl FnMut(&othello_search::Iteration),
+    ) -> Option<SearchResult> {
+        match self {
+            Engine::Search { searcher, limits } => Some(searcher.search(pos, limits, on_iteration)),
+            _ => None,
+        }
+    }
+}

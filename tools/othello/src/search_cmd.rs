@@ -1,0 +1,135 @@
+//! `othello search`.
+
+use crate::engine::Engine;
+use crate::error::{CliResult, input};
+use crate::output::Output;
+use crate::perft::round_ms;
+use crate::spec::Spec;
+use othello_rules::Move;
+use serde_json::json;
+
+/// Options of `othello search`.
+#[derive(clap::Args, Debug)]
+pub struct SearchArgs {
+    /// The position, "<board> X"; the 8x8 start if omitted.
+    #[arg(allow_hyphen_values = true)]
+    position: Option<String>,
+    /// Moves played from the position (or from the start).
+    #[arg(long)]
+    moves: Option<String>,
+    /// Board size of the start position when no position is given: 4, 6 or 8.
+    #[arg(long)]
+    size: Option<u8>,
+    /// The engine spec, e.g. `pvs:depth=10,eval=mobility*10+corners*80,tt=64`.
+    #[arg(long, short, default_value = "pvs")]
+    engine: String,
+    /// Depth in discs placed (overrides the spec's `depth`); beyond the empties it solves.
+    #[arg(long, short, allow_negative_numbers = true)]
+    depth: Option<i64>,
+    /// Time limit in milliseconds (overrides the spec's `time`).
+    #[arg(long, allow_negative_numbers = true)]
+    time: Option<i64>,
+    /// Node limit (overrides the spec's `nodes`).
+    #[arg(long, allow_negative_numbers = true)]
+    nodes: Option<i64>,
+    /// Threads (overrides the spec's `threads`).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// JSON Lines output.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Centi-discs to discs.
+pub fn discs(centi: i32) -> f64 {
+    centi as f64 / 100.0
+}
+
+fn pv_text(pv: &[Move]) -> String {
+    pv.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// Runs `othello search`.
+pub fn run(args: &SearchArgs) -> CliResult {
+    let pos = crate::input::position(args.position.as_deref(), args.size, args.moves.as_deref())?;
+    let mut spec: Spec = args.engine.parse()?;
+    if let Some(d) = args.depth {
+        if d < 1 {
+            return Err(input(format!("bad --depth {d}: expected at least 1")));
+        }
+        spec.set("depth", d);
+    }
+    if let Some(t) = args.time {
+        if t < 1 {
+            return Err(input(format!("bad --time {t}: expected at least 1 ms")));
+        }
+        spec.set("time", t);
+    }
+    if let Some(n) = args.nodes {
+        if n < 1 {
+            return Err(input(format!("bad --nodes {n}: expected at least 1")));
+        }
+        spec.set("nodes", n);
+    }
+    if let Some(t) = args.threads {
+        spec.set("threads", t);
+    }
+    let mut engine = Engine::from_spec(spec)?;
+    let out = Output::new(args.json);
+    let started = std::time::Instant::now();
+    let result = engine.search(&pos, |it| {
+        let secs = it.time.as_secs_f64();
+        let nps = if secs > 0.0 { it.nodes as f64 / secs } else { 0.0 };
+        out.line(
+            || {
+                format!(
+                    "depth {:>2}{} score {:+7.2} nodes {:>12} time {:>9.1} ms nps {:>7.2} M pv {}",
+                    it.depth,
+                    if it.exact { "*" } else { " " },
+                    discs(it.score),
+                    it.nodes,
+                    secs * 1e3,
+                    nps / 1e6,
+                    pv_text(&it.pv)
+                )
+            },
+            || {
+                json!({"depth": it.depth, "score": discs(it.score), "exact": it.exact, "nodes": it.nodes,
+                    "time_ms": round_ms(secs * 1e3), "nps": nps.round(), "pv": it.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>()})
+            },
+        );
+    });
+    match result {
+        Some(r) => {
+            let ms = r.time.as_secs_f64() * 1e3;
+            out.line(
+                || {
+                    format!(
+                        "bestmove {} score {:+.2} ({:+.2} for black) depth {}{} nodes {} time {:.1} ms",
+                        r.best_move,
+                        discs(r.score),
+                        discs(r.score_black),
+                        r.depth,
+                        if r.exact { " exact" } else { "" },
+                        r.nodes,
+                        ms
+                    )
+                },
+                || {
+                    json!({"best_move": r.best_move.to_string(), "score": discs(r.score), "score_black": discs(r.score_black),
+                        "depth": r.depth, "exact": r.exact, "nodes": r.nodes, "time_ms": round_ms(ms),
+                        "pv": r.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>()})
+                },
+            );
+        }
+        None => {
+            let mv = engine.choose(&pos);
+            let ms = started.elapsed().as_secs_f64() * 1e3;
+            out.line(
+                || format!("bestmove {mv} time {ms:.1} ms"),
+                || json!({"best_move": mv.to_string(), "score": null, "depth": null, "nodes": null, "time_ms": round_ms(ms)}),
+            );
+        }
+    }
+    Ok(())
+}

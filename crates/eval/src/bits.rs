@@ -31,6 +31,13 @@ pub(crate) const fn neighbours(b: u64) -> u64 {
     h | (bh << 8) | (bh >> 8)
 }
 
+/// The four corners of each board size, indexed by `BoardSize as usize`.
+pub(crate) const CORNERS: [u64; 3] = [
+    BoardSize::Four.corners().0,
+    BoardSize::Six.corners().0,
+    BoardSize::Eight.corners().0,
+];
+
 /// X squares (diagonally inside a corner) and C squares (beside a corner on an edge) of each
 /// board size, indexed by `BoardSize as usize`.
 pub(crate) const X_SQUARES: [u64; 3] = corner_regions().0;

@@ -52,8 +52,8 @@ mod weight;
 mod weighted;
 
 pub use features::{
-    Corners, Discs, Feature, Mobility, Parity, PotentialMobility, Stability, XcSquares, mobility, parity,
-    potential_mobility, stable_discs,
+    Corners, Discs, Feature, Mobility, Parity, PotentialMobility, Stability, XcSquares, corners, mobility, parity,
+    potential_mobility, stable_discs, xc_squares,
 };
 pub use text::ParseEvalError;
 pub use weight::Weight;

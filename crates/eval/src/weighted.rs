@@ -1,6 +1,6 @@
 //! [`WeightedEval`]: a weighted sum of features with phase-dependent weights.
 
-use crate::features::{Feature, mobility, parity, potential_mobility, stable_discs};
+use crate::features::{Feature, corners, mobility, parity, potential_mobility, stable_discs, xc_squares};
 use crate::{Evaluator, Weight};
 use othello_rules::{BoardSize, Position};
 
@@ -147,35 +147,31 @@ impl Evaluator for WeightedEval {
     fn evaluate(&self, pos: &Position) -> i32 {
         let size = pos.size();
         let (p, o) = (pos.player().0, pos.opponent().0);
-        let mask = size.mask().0;
-        let empty = mask & !(p | o);
-        let n_empty = empty.count_ones();
-        let w = &self.table[size as usize][n_empty as usize];
         let count = |b: u64| b.count_ones() as i32;
+        let (cp, co) = (count(p), count(o));
+        // The disc counts give the number of empties too (one popcount less); the `min` keeps a
+        // corrupt (overlapping) position from indexing out of the table.
+        let n_empty = size.squares() as i32 - cp - co;
+        let w = &self.table[size as usize][(n_empty as usize).min(ROWS - 1)];
 
-        let mut s = 0;
-        if w[Feature::Discs as usize] != 0 {
-            s += w[Feature::Discs as usize] * (count(p) - count(o));
-        }
+        // Cheap features are computed unconditionally (a multiply beats a branch); the others
+        // only when their weight at this phase is not zero.
+        let mut s = w[Feature::Discs as usize] * (cp - co) + w[Feature::Parity as usize] * parity(n_empty as u32);
         if w[Feature::Mobility as usize] != 0 {
-            s += w[Feature::Mobility as usize] * mobility(p, o, mask);
+            s += w[Feature::Mobility as usize] * mobility(p, o, size);
         }
         if w[Feature::Potential as usize] != 0 {
-            s += w[Feature::Potential as usize] * potential_mobility(p, o, mask);
+            s += w[Feature::Potential as usize] * potential_mobility(p, o, size);
         }
         if w[Feature::Corners as usize] != 0 {
-            let c = size.corners().0;
-            s += w[Feature::Corners as usize] * (count(p & c) - count(o & c));
+            s += w[Feature::Corners as usize] * corners(p, o, size);
         }
         if w[Feature::Xc as usize] != 0 {
-            s += w[Feature::Xc as usize] * crate::features::XcSquares.evaluate(pos);
+            s += w[Feature::Xc as usize] * xc_squares(p, o, size);
         }
         if w[Feature::Stability as usize] != 0 {
             let st = stable_discs(p, o, size);
             s += w[Feature::Stability as usize] * (count(st & p) - count(st & o));
-        }
-        if w[Feature::Parity as usize] != 0 {
-            s += w[Feature::Parity as usize] * parity(n_empty);
         }
         s
     }

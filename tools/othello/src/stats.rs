@@ -86,6 +86,10 @@ impl Tally {
         if n == 0.0 {
             return (0.0, f64::INFINITY);
         }
+        if self.variance() == 0.0 {
+            // Every game had the same result: the data bound the difference on one side only.
+            return (elo, f64::INFINITY);
+        }
         let se = (self.variance() / n).sqrt();
         let lo = elo_of_score(s - 1.96 * se);
         let hi = elo_of_score(s + 1.96 * se);

@@ -1,7 +1,8 @@
 //! Corners held.
 
 use crate::Evaluator;
-use othello_rules::Position;
+use crate::bits::CORNERS;
+use othello_rules::{BoardSize, Position};
 
 /// Corners: the board's corners held by the side to move minus those held by the opponent
 /// (a1, h1, a8, h8 on 8x8; the corners of the smaller board on 4x4 and 6x6).
@@ -13,7 +14,13 @@ pub struct Corners;
 impl Evaluator for Corners {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        let c = pos.size().corners().0;
-        (pos.player().0 & c).count_ones() as i32 - (pos.opponent().0 & c).count_ones() as i32
+        corners(pos.player().0, pos.opponent().0, pos.size())
     }
+}
+
+/// [`Corners`] on raw side-relative bitboards.
+#[inline]
+pub fn corners(player: u64, opponent: u64, size: BoardSize) -> i32 {
+    let c = CORNERS[size as usize];
+    (player & c).count_ones() as i32 - (opponent & c).count_ones() as i32
 }

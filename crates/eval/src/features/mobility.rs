@@ -1,7 +1,7 @@
 //! Mobility: the difference in legal moves.
 
 use crate::Evaluator;
-use othello_rules::{Position, movegen};
+use othello_rules::{BoardSize, Position, movegen};
 
 /// Mobility: the number of squares the side to move may play minus the number the opponent
 /// could play if it were to move.
@@ -11,9 +11,10 @@ use othello_rules::{Position, movegen};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Mobility;
 
-/// [`Mobility`] on raw side-relative bitboards of a board whose squares are `mask`.
+/// [`Mobility`] on raw side-relative bitboards on a board of `size`.
 #[inline]
-pub fn mobility(player: u64, opponent: u64, mask: u64) -> i32 {
+pub fn mobility(player: u64, opponent: u64, size: BoardSize) -> i32 {
+    let mask = size.mask().0;
     let mine = movegen::legal_moves(player, opponent) & mask;
     let theirs = movegen::legal_moves(opponent, player) & mask;
     mine.count_ones() as i32 - theirs.count_ones() as i32
@@ -22,6 +23,6 @@ pub fn mobility(player: u64, opponent: u64, mask: u64) -> i32 {
 impl Evaluator for Mobility {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        mobility(pos.player().0, pos.opponent().0, pos.size().mask().0)
+        mobility(pos.player().0, pos.opponent().0, pos.size())
     }
 }

@@ -9,13 +9,13 @@ mod potential;
 mod stability;
 mod xc;
 
-pub use corners::Corners;
+pub use corners::{Corners, corners};
 pub use discs::Discs;
 pub use mobility::{Mobility, mobility};
 pub use parity::{Parity, parity};
 pub use potential::{PotentialMobility, potential_mobility};
 pub use stability::{Stability, stable_discs};
-pub use xc::XcSquares;
+pub use xc::{XcSquares, xc_squares};
 
 use crate::Evaluator;
 use othello_rules::Position;

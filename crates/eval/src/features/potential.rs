@@ -2,7 +2,7 @@
 
 use crate::Evaluator;
 use crate::bits::neighbours;
-use othello_rules::Position;
+use othello_rules::{BoardSize, Position};
 
 /// Potential mobility (frontier): the number of empty squares adjacent (8 directions) to at
 /// least one opponent disc, minus the number adjacent to at least one disc of the side to
@@ -13,9 +13,10 @@ use othello_rules::Position;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PotentialMobility;
 
-/// [`PotentialMobility`] on raw side-relative bitboards of a board whose squares are `mask`.
+/// [`PotentialMobility`] on raw side-relative bitboards on a board of `size`.
 #[inline]
-pub fn potential_mobility(player: u64, opponent: u64, mask: u64) -> i32 {
+pub fn potential_mobility(player: u64, opponent: u64, size: BoardSize) -> i32 {
+    let mask = size.mask().0;
     let empty = mask & !(player | opponent);
     let mine = neighbours(opponent) & empty;
     let theirs = neighbours(player) & empty;
@@ -25,6 +26,6 @@ pub fn potential_mobility(player: u64, opponent: u64, mask: u64) -> i32 {
 impl Evaluator for PotentialMobility {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        potential_mobility(pos.player().0, pos.opponent().0, pos.size().mask().0)
+        potential_mobility(pos.player().0, pos.opponent().0, pos.size())
     }
 }

@@ -1,8 +1,8 @@
 //! X- and C-squares next to an empty corner.
 
 use crate::Evaluator;
-use crate::bits::{C_SQUARES, X_SQUARES, neighbours};
-use othello_rules::Position;
+use crate::bits::{C_SQUARES, CORNERS, X_SQUARES, neighbours};
+use othello_rules::{BoardSize, Position};
 
 /// X- and C-squares: discs next to an EMPTY corner, which often give that corner away.
 ///
@@ -19,12 +19,18 @@ pub struct XcSquares;
 impl Evaluator for XcSquares {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        let size = pos.size();
-        let (p, o) = (pos.player().0, pos.opponent().0);
-        let near = neighbours(size.corners().0 & !(p | o));
-        let x = near & X_SQUARES[size as usize];
-        let c = near & C_SQUARES[size as usize];
-        let count = |b: u64| b.count_ones() as i32;
-        2 * (count(o & x) - count(p & x)) + count(o & c) - count(p & c)
+        xc_squares(pos.player().0, pos.opponent().0, pos.size())
     }
+}
+
+/// [`XcSquares`] on raw side-relative bitboards.
+#[inline]
+pub fn xc_squares(player: u64, opponent: u64, size: BoardSize) -> i32 {
+    let i = size as usize;
+    let near = neighbours(CORNERS[i] & !(player | opponent));
+    let x = near & X_SQUARES[i];
+    let xc = near & (X_SQUARES[i] | C_SQUARES[i]);
+    let count = |b: u64| b.count_ones() as i32;
+    // An X-square is in both `x` and `xc`, so it counts twice.
+    count(opponent & x) - count(player & x) + count(opponent & xc) - count(player & xc)
 }

@@ -1,0 +1,182 @@
+//! End-to-end tests: the real `othello` binary, its happy paths, its JSON, and its exit codes.
+
+use serde_json::Value;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const START: &str = "---------------------------OX------XO--------------------------- X";
+const FFO1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
+
+fn othello(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_othello")).args(args).output().expect("run othello")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn json_lines(o: &Output) -> Vec<Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+        .collect()
+}
+
+fn temp_file(name: &str, contents: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("othello-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+#[test]
+fn perft_prints_published_counts() {
+    let o = othello(&["perft", "--depth", "8", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let nodes: Vec<u64> = json_lines(&o).iter().map(|v| v["nodes"].as_u64().unwrap()).collect();
+    assert_eq!(nodes, [4, 12, 56, 244, 1396, 8200, 55092, 390216]);
+    for v in json_lines(&o) {
+        assert!(v["depth"].is_u64() && v["time_ms"].is_number());
+    }
+    let o = othello(&["perft", "--size", "4", "--depth", "12"]);
+    assert!(stdout(&o).contains("57436"));
+    let o = othello(&["perft", "--depth", "0", "--json"]);
+    assert_eq!(json_lines(&o)[0]["nodes"], 1);
+    let o = othello(&["perft", "--depth", "6", "--divide", "--hash", "4", "--threads", "2", "--moves", "f5"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("d6") && stdout(&o).contains("total"));
+}
+
+#[test]
+fn show_search_solve_play_happy_paths() {
+    let o = othello(&["show", START, "--moves", "f5d6", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v = &json_lines(&o)[0];
+    assert_eq!(v["black"], 3);
+    assert_eq!(v["white"], 3);
+
+    let o = othello(&["search", START, "--depth", "4", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines = json_lines(&o);
+    let last = lines.last().unwrap();
+    assert!(["d3", "c4", "f5", "e6"].contains(&last["best_move"].as_str().unwrap()));
+    for key in ["score", "depth", "nodes", "time_ms"] {
+        assert!(!last[key].is_null(), "{key}");
+    }
+    assert_eq!(lines.len(), 5, "four iterations then the result");
+    for it in &lines[..4] {
+        for key in ["depth", "score", "nodes", "time_ms", "pv"] {
+            assert!(!it[key].is_null(), "{key}");
+        }
+    }
+    let o = othello(&["search", "--engine", "mcts:playouts=300,seed=1", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    let file = temp_file("ffo1.obf", &format!("{FFO1}\n"));
+    let o = othello(&["solve", file.to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines = json_lines(&o);
+    assert_eq!(lines[0]["score"], 18);
+    assert_eq!(lines[0]["best_move"], "g8");
+    assert_eq!(lines[0]["ok"], true);
+    assert_eq!(lines[1]["positions"], 1);
+    assert_eq!(lines[1]["mismatches"], 0);
+    let o = othello(&["solve", FFO1.split(';').next().unwrap(), "--wld", "--json"]);
+    assert_eq!(json_lines(&o)[0]["score"], 1);
+
+    let o = othello(&["play", "random:seed=1", "random:seed=2", "--games", "4", "--size", "6", "--json", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 5);
+    let sum = &lines[4];
+    assert_eq!(sum["games"], 4);
+    assert_eq!(sum["wins"].as_u64().unwrap() + sum["draws"].as_u64().unwrap() + sum["losses"].as_u64().unwrap(), 4);
+    for g in &lines[..4] {
+        for key in ["game", "opening", "a_color", "result", "a_discs", "b_discs"] {
+            assert!(!g[key].is_null(), "{key}");
+        }
+    }
+}
+
+#[test]
+fn solve_mismatch_exits_1() {
+    let wrong = FFO1.replace("G8:+18", "G8:+16").replace("H1:+12", "H1:+2");
+    let file = temp_file("wrong.obf", &format!("{wrong}\n"));
+    let o = othello(&["solve", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("MISMATCH"));
+}
+
+#[test]
+fn nboard_session_with_pass() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_othello"))
+        .arg("nboard")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A 4x4 game where white must pass: black's only move is a1.
+    let script = format!(
+        "nboard 2\nset depth 3\nping 1\nset game (;GM[Othello]BO[4 -O{} O];)\nmove PA\ngo\nhint 2\nlearn\nping 2\n",
+        "*".repeat(14)
+    );
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("set myname"), "{text}");
+    assert!(text.contains("pong 1") && text.contains("pong 2"), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("=== A1")), "{text}");
+    assert!(text.lines().any(|l| l.starts_with("search A1")), "{text}");
+    assert!(text.contains("learned"));
+}
+
+#[test]
+fn bad_inputs_exit_2_with_one_line() {
+    let missing = std::env::temp_dir().join("othello-no-such-file.obf");
+    let empty = temp_file("empty.obf", "");
+    let corrupt = temp_file("corrupt.obf", "this is not a board\n");
+    let bad_openings = temp_file("openings.txt", "f5f5\n");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["show", "---------------------------OX------XO--------------------------- Q"],
+        vec!["show", "---------------------------OX------XO---------------------------- X"],
+        vec!["show", "---------------------------OX------XA--------------------------- X"],
+        vec!["show", "---------------------------OX------XO---------------------------"],
+        vec!["show", START, "--moves", "f5f5"],
+        vec!["show", START, "--moves", "z9"],
+        vec!["show", START, "--moves", "pass"],
+        vec!["perft", "--depth", "-1"],
+        vec!["perft", "--depth", "1000"],
+        vec!["perft", "--size", "5"],
+        vec!["perft", "--size", "4", "--position", START],
+        vec!["perft", "--frobnicate"],
+        vec!["search", START, "--depth", "0"],
+        vec!["search", START, "--depth", "-3"],
+        vec!["search", START, "--engine", "pvs:nosuchkey=1"],
+        vec!["search", START, "--engine", "nosuchengine"],
+        vec!["search", START, "--engine", "pvs:depth=x"],
+        vec!["search", START, "--engine", "pvs:eval=mobility*x"],
+        vec!["search", START, "--engine", "pvs:eval=nosuchfeature"],
+        vec!["search", START, "--engine", "mcts:c=-1"],
+        vec!["solve", missing.to_str().unwrap()],
+        vec!["solve", empty.to_str().unwrap()],
+        vec!["solve", corrupt.to_str().unwrap()],
+        vec!["play", "random", "random", "--games", "3"],
+        vec!["play", "random", "nosuch", "--games", "2"],
+        vec!["play", "random", "random", "--games", "2", "--sprt", "10,0"],
+        vec!["play", "random", "random", "--games", "2", "--openings", bad_openings.to_str().unwrap()],
+        vec!["nosuchcommand"],
+    ];
+    assert!(cases.len() >= 15);
+    for args in cases {
+        let o = othello(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        let err = stderr(&o);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one line expected, got {err:?}");
+        assert!(!err.contains("panicked"), "{args:?}");
+    }
+}

@@ -41,5 +41,5 @@ pub use bitboard::{Bitboard, Squares};
 pub use position::{IllegalMoveError, Position, PositionError, final_score};
 pub use size::{BoardSize, ParseBoardSizeError};
 pub use square::{Color, Move, ParseMoveError, Square};
-pub use symmetry::Symmetry;
+pub use symmetry::{Symmetry, canonical};
 pub use text::{ObfLine, ParseObfError, ParsePositionError, SequenceError};

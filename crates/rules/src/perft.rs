@@ -12,7 +12,7 @@
 
 use crate::hash::hash_pair;
 use crate::movegen::{self, portable};
-use crate::{Move, Position};
+use crate::{BoardSize, Move, Position, canonical};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Subtrees shallower than this are counted directly, not cached.
@@ -31,16 +31,19 @@ struct Entry {
 pub struct PerftTable {
     entries: Vec<Entry>,
     mask: usize,
+    size: BoardSize,
 }
 
 impl PerftTable {
-    /// A table using about `mib` MiB (rounded down to a power of two entries; at least 1024).
-    pub fn new(mib: usize) -> PerftTable {
+    /// A table for positions of `size` using about `mib` MiB (rounded down to a power of two
+    /// entries; at least 1024).
+    pub fn new(mib: usize, size: BoardSize) -> PerftTable {
         let want = (mib.max(1) << 20) / std::mem::size_of::<Entry>();
         let n = (want.max(1024) + 1).next_power_of_two() / 2;
         PerftTable {
             entries: vec![Entry::default(); n],
             mask: n - 1,
+            size,
         }
     }
 
@@ -106,10 +109,11 @@ macro_rules! perft_impl {
 
         $(#[$attr])*
         fn $hashed(p: u64, o: u64, mask: u64, depth: u32, table: &mut PerftTable) -> u64 {
-            if depth <= HASH_MIN_DEPTH - 1 {
+            if depth < HASH_MIN_DEPTH {
                 return $plain(p, o, mask, depth);
             }
-            if let Some(n) = table.probe(p, o, depth) {
+            let (cp, co) = canonical(p, o, table.size);
+            if let Some(n) = table.probe(cp, co, depth) {
                 return n;
             }
             let moves = $moves(p, o) & mask;
@@ -126,7 +130,7 @@ macro_rules! perft_impl {
                 }
                 n
             };
-            table.store(p, o, depth, n);
+            table.store(cp, co, depth, n);
             n
         }
     };
@@ -187,7 +191,7 @@ pub fn perft_hashed(pos: &Position, depth: u32, hash_mib: usize) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let mut table = PerftTable::new(hash_mib);
+    let mut table = PerftTable::new(hash_mib, pos.size());
     run_hashed(pos.player().0, pos.opponent().0, pos.size().mask().0, depth, &mut table)
 }
 
@@ -234,7 +238,7 @@ pub fn perft_parallel(pos: &Position, depth: u32, threads: usize, hash_mib: usiz
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| {
-                    let mut table = (hash_mib > 0).then(|| PerftTable::new(per_thread_mib.max(1)));
+                    let mut table = (hash_mib > 0).then(|| PerftTable::new(per_thread_mib.max(1), pos.size()));
                     let mut sum = 0u64;
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
@@ -260,7 +264,6 @@ pub fn perft_parallel(pos: &Position, depth: u32, threads: usize, hash_mib: usiz
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::BoardSize;
 
     const PUBLISHED: [u64; 9] = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288];
 

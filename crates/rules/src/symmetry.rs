@@ -84,6 +84,37 @@ impl Symmetry {
     }
 }
 
+/// The canonical form of a side-relative pair of bitboards under the eight symmetries: the
+/// smallest `(player, opponent)` pair, compared lexicographically, among the eight images.
+/// Symmetric positions share it, so a cache keyed by it (perft, an opening book) stores each
+/// class of positions once.
+#[inline]
+pub fn canonical(player: u64, opponent: u64, size: BoardSize) -> (u64, u64) {
+    if size != BoardSize::Eight {
+        return Symmetry::ALL
+            .iter()
+            .map(|s| (s.apply(Bitboard(player), size).0, s.apply(Bitboard(opponent), size).0))
+            .min()
+            .expect("eight symmetries");
+    }
+    let mut best = (player, opponent);
+    // The group is {identity, diagonal flip} x {identity, vertical, horizontal, both}.
+    for (p, o) in [(player, opponent), (flip_diag(player), flip_diag(opponent))] {
+        let (ph, oh) = (flip_h(p), flip_h(o));
+        for cand in [
+            (p, o),
+            (p.swap_bytes(), o.swap_bytes()),
+            (ph, oh),
+            (ph.swap_bytes(), oh.swap_bytes()),
+        ] {
+            if cand < best {
+                best = cand;
+            }
+        }
+    }
+    best
+}
+
 const fn flip_h(mut b: u64) -> u64 {
     const K1: u64 = 0x5555_5555_5555_5555;
     const K2: u64 = 0x3333_3333_3333_3333;
@@ -122,6 +153,30 @@ mod tests {
             Symmetry::Rotate90 => (m - row, col),
             Symmetry::Rotate180 => (m - col, m - row),
             Symmetry::Rotate270 => (row, m - col),
+        }
+    }
+
+    #[test]
+    fn canonical_is_shared_by_all_images() {
+        let mut x = 0x1234_5678_9abc_def1u64;
+        for size in BoardSize::ALL {
+            for _ in 0..200 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let p = x & size.mask().0;
+                let o = (x.rotate_left(23) & !p) & size.mask().0;
+                let c = canonical(p, o, size);
+                for s in Symmetry::ALL {
+                    let (sp, so) = (s.apply(Bitboard(p), size).0, s.apply(Bitboard(o), size).0);
+                    assert_eq!(canonical(sp, so, size), c);
+                }
+                assert!(
+                    Symmetry::ALL
+                        .iter()
+                        .any(|s| (s.apply(Bitboard(p), size).0, s.apply(Bitboard(o), size).0) == c)
+                );
+            }
         }
     }
 

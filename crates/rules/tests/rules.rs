@@ -2,7 +2,7 @@
 //! positions of every size, published perft values, text round trips, and the article cases.
 
 use othello_rules::text::{format_moves, play_sequence};
-use othello_rules::{movegen, perft, reference, Bitboard, BoardSize, Color, Move, ObfLine, Position, Square, Symmetry};
+use othello_rules::{Bitboard, BoardSize, Color, Move, ObfLine, Position, Square, Symmetry, movegen, perft, reference};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -27,7 +27,11 @@ fn random_positions(size: BoardSize, games: usize, seed: u64) -> Vec<Position> {
 #[test]
 fn fast_move_generation_matches_reference_on_random_positions() {
     let mut checked = 0;
-    for (size, games) in [(BoardSize::Four, 3000), (BoardSize::Six, 1200), (BoardSize::Eight, 1000)] {
+    for (size, games) in [
+        (BoardSize::Four, 3000),
+        (BoardSize::Six, 1200),
+        (BoardSize::Eight, 1000),
+    ] {
         for pos in random_positions(size, games, 7 + games as u64) {
             let (p, o) = (pos.player().0, pos.opponent().0);
             let mask = size.mask().0;
@@ -66,7 +70,9 @@ fn fast_move_generation_matches_reference_on_random_positions() {
 
 #[test]
 fn published_perft_depths_1_to_11() {
-    let published = [4u64, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800];
+    let published = [
+        4u64, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800,
+    ];
     let start = Position::start();
     for (d, &n) in published.iter().enumerate() {
         assert_eq!(perft::perft(&start, d as u32 + 1), n, "depth {}", d + 1);
@@ -106,7 +112,14 @@ fn random_position_perft_matches_reference() {
             assert_eq!(perft::perft(pos, d), reference::perft(pos, d), "{pos}");
             assert_eq!(perft::perft_portable(pos, d), reference::perft(pos, d), "{pos}");
             let div: u64 = perft::divide(pos, d).iter().map(|&(_, n)| n).sum();
-            assert_eq!(div, if d == 0 || pos.is_game_over() { div } else { perft::perft(pos, d) });
+            assert_eq!(
+                div,
+                if d == 0 || pos.is_game_over() {
+                    div
+                } else {
+                    perft::perft(pos, d)
+                }
+            );
         }
     }
 }
@@ -139,14 +152,23 @@ fn text_round_trips_on_random_games() {
             let mut omitted = Vec::new(); // passes left out
             loop {
                 let m = pos.moves();
-                let Some(&mv) = m.get(rng.random_range(0..m.len().max(1))) else { break };
+                let Some(&mv) = m.get(rng.random_range(0..m.len().max(1))) else {
+                    break;
+                };
                 written.push(mv);
                 if mv != Move::Pass {
                     omitted.push(mv);
                 }
                 pos = pos.play(mv).unwrap();
                 assert_eq!(pos.to_string().parse::<Position>().unwrap(), pos);
-                let obf = ObfLine { position: pos, scores: pos.legal_moves().into_iter().map(|s| (Move::Place(s), s.index() as i32 - 30)).collect() };
+                let obf = ObfLine {
+                    position: pos,
+                    scores: pos
+                        .legal_moves()
+                        .into_iter()
+                        .map(|s| (Move::Place(s), s.index() as i32 - 30))
+                        .collect(),
+                };
                 assert_eq!(obf.to_string().parse::<ObfLine>().unwrap(), obf);
             }
             assert!(pos.is_game_over());
@@ -219,12 +241,22 @@ fn article_cases() {
 #[test]
 fn multi_direction_flips_and_no_ray_across_gaps() {
     // Black on c3 flanks in three directions at once; the west ray has a gap and flips nothing.
-    let pos = grid(&["B.B.B...", ".WWW....", "BW.WB...", ".WWW....", "B.B.B...", "........", "........", "........"], Color::Black);
+    let pos = grid(
+        &[
+            "B.B.B...", ".WWW....", "BW.WB...", ".WWW....", "B.B.B...", "........", "........", "........",
+        ],
+        Color::Black,
+    );
     let c3: Square = "c3".parse().unwrap();
     let f = pos.flips(c3);
     assert_eq!(f, reference::flips(&pos, c3));
     assert_eq!(f.count(), 8);
-    let gap = grid(&["........", "........", "B.WW.B..", "........", "........", "........", "........", "........"], Color::Black);
+    let gap = grid(
+        &[
+            "........", "........", "B.WW.B..", "........", "........", "........", "........", "........",
+        ],
+        Color::Black,
+    );
     assert!(gap.flips("b3".parse().unwrap()).is_empty());
     assert!(!gap.legal_moves().contains("e3".parse().unwrap()));
 }

@@ -8,7 +8,10 @@ const START: &str = "---------------------------OX------XO----------------------
 const FFO1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
 
 fn othello(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_othello")).args(args).output().expect("run othello")
+    Command::new(env!("CARGO_BIN_EXE_othello"))
+        .args(args)
+        .output()
+        .expect("run othello")
 }
 
 fn stdout(o: &Output) -> String {
@@ -47,7 +50,18 @@ fn perft_prints_published_counts() {
     assert!(stdout(&o).contains("57436"));
     let o = othello(&["perft", "--depth", "0", "--json"]);
     assert_eq!(json_lines(&o)[0]["nodes"], 1);
-    let o = othello(&["perft", "--depth", "6", "--divide", "--hash", "4", "--threads", "2", "--moves", "f5"]);
+    let o = othello(&[
+        "perft",
+        "--depth",
+        "6",
+        "--divide",
+        "--hash",
+        "4",
+        "--threads",
+        "2",
+        "--moves",
+        "f5",
+    ]);
     assert!(o.status.success());
     assert!(stdout(&o).contains("d6") && stdout(&o).contains("total"));
 }
@@ -89,13 +103,26 @@ fn show_search_solve_play_happy_paths() {
     let o = othello(&["solve", FFO1.split(';').next().unwrap(), "--wld", "--json"]);
     assert_eq!(json_lines(&o)[0]["score"], 1);
 
-    let o = othello(&["play", "random:seed=1", "random:seed=2", "--games", "4", "--size", "6", "--json", "--quiet"]);
+    let o = othello(&[
+        "play",
+        "random:seed=1",
+        "random:seed=2",
+        "--games",
+        "4",
+        "--size",
+        "6",
+        "--json",
+        "--quiet",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let lines = json_lines(&o);
     assert_eq!(lines.len(), 5);
     let sum = &lines[4];
     assert_eq!(sum["games"], 4);
-    assert_eq!(sum["wins"].as_u64().unwrap() + sum["draws"].as_u64().unwrap() + sum["losses"].as_u64().unwrap(), 4);
+    assert_eq!(
+        sum["wins"].as_u64().unwrap() + sum["draws"].as_u64().unwrap() + sum["losses"].as_u64().unwrap(),
+        4
+    );
     for g in &lines[..4] {
         for key in ["game", "opening", "a_color", "result", "a_discs", "b_discs"] {
             assert!(!g[key].is_null(), "{key}");
@@ -142,10 +169,22 @@ fn bad_inputs_exit_2_with_one_line() {
     let corrupt = temp_file("corrupt.obf", "this is not a board\n");
     let bad_openings = temp_file("openings.txt", "f5f5\n");
     let cases: Vec<Vec<&str>> = vec![
-        vec!["show", "---------------------------OX------XO--------------------------- Q"],
-        vec!["show", "---------------------------OX------XO---------------------------- X"],
-        vec!["show", "---------------------------OX------XA--------------------------- X"],
-        vec!["show", "---------------------------OX------XO---------------------------"],
+        vec![
+            "show",
+            "---------------------------OX------XO--------------------------- Q",
+        ],
+        vec![
+            "show",
+            "---------------------------OX------XO---------------------------- X",
+        ],
+        vec![
+            "show",
+            "---------------------------OX------XA--------------------------- X",
+        ],
+        vec![
+            "show",
+            "---------------------------OX------XO---------------------------",
+        ],
         vec!["show", START, "--moves", "f5f5"],
         vec!["show", START, "--moves", "z9"],
         vec!["show", START, "--moves", "pass"],
@@ -168,7 +207,15 @@ fn bad_inputs_exit_2_with_one_line() {
         vec!["play", "random", "random", "--games", "3"],
         vec!["play", "random", "nosuch", "--games", "2"],
         vec!["play", "random", "random", "--games", "2", "--sprt", "10,0"],
-        vec!["play", "random", "random", "--games", "2", "--openings", bad_openings.to_str().unwrap()],
+        vec![
+            "play",
+            "random",
+            "random",
+            "--games",
+            "2",
+            "--openings",
+            bad_openings.to_str().unwrap(),
+        ],
         vec!["nosuchcommand"],
     ];
     assert!(cases.len() >= 15);
@@ -176,7 +223,11 @@ fn bad_inputs_exit_2_with_one_line() {
         let o = othello(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         let err = stderr(&o);
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one line expected, got {err:?}");
+        assert_eq!(
+            err.trim_end().lines().count(),
+            1,
+            "{args:?}: one line expected, got {err:?}"
+        );
         assert!(!err.contains("panicked"), "{args:?}");
     }
 }

@@ -3,6 +3,8 @@
 //! Each benchmark runs twice: timed by the wall clock (`mcts/...`) and by the CPU time of the
 //! benchmark thread (`mcts-cpu/...`, Linux `/proc/thread-self/schedstat`), which does not count
 //! the time the thread waits for a core on a shared machine.
+#![expect(missing_docs, reason = "criterion_group! generates undocumented functions")]
+
 use criterion::measurement::{Measurement, ValueFormatter, WallTime};
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use othello_mcts::{Mcts, MctsConfig, PlayoutPolicy, playout, random_playout};
@@ -32,7 +34,9 @@ fn reference_playout(pos: &Position, rng: &mut SmallRng) -> i32 {
 fn run<M: Measurement>(mut g: BenchmarkGroup<'_, M>) {
     let start = Position::start();
     let mut rng = SmallRng::seed_from_u64(1);
-    let expected: i64 = (0..PLAYOUTS).map(|_| i64::from(reference_playout(&start, &mut rng))).sum();
+    let expected: i64 = (0..PLAYOUTS)
+        .map(|_| i64::from(reference_playout(&start, &mut rng)))
+        .sum();
 
     g.throughput(Throughput::Elements(PLAYOUTS));
     g.bench_function("random_playout/start x1000", |b| {

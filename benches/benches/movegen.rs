@@ -1,4 +1,5 @@
 //! Move generation, flips, make-move and perft. Run: `cargo bench -p othello-benches --bench movegen`.
+#![expect(missing_docs, reason = "criterion_group! generates undocumented items")]
 use criterion::{Criterion, criterion_group, criterion_main};
 use othello_rules::{Move, Position, movegen, perft};
 use rand::rngs::SmallRng;

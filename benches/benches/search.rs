@@ -4,6 +4,7 @@
 //! Every run asserts its scores (equal to a tableless, unordered alpha-beta computed once in
 //! the setup) and its node count (equal to the first run's: a single-threaded search is
 //! deterministic), so a fast wrong search cannot pass.
+#![expect(missing_docs, reason = "criterion_group! defines an undocumented public function")]
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use othello_eval::WeightedEval;
 use othello_rules::Position;
@@ -21,7 +22,9 @@ fn positions() -> Vec<Position> {
                 if moves.is_empty() {
                     break;
                 }
-                pos = pos.play(moves[hash_pair(i, ply) as usize % moves.len()]).expect("listed move");
+                pos = pos
+                    .play(moves[hash_pair(i, ply) as usize % moves.len()])
+                    .expect("listed move");
             }
             pos
         })

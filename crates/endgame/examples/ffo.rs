@@ -1,7 +1,7 @@
 //! Solves FFO positions and prints nodes, time and speed for each, then the totals.
 //!
 //! `cargo run --release -p othello-endgame --example ffo -- 40 49 [--threads N] [--wld]
-//! [--no-stability] [--no-parity] [--no-fastest-first] [--no-table] [--no-last-four] [--tt MIB]`
+//! [--no-stability] [--no-parity] [--no-fastest-first] [--no-table] [--no-etc] [--no-last-four] [--tt MIB]`
 
 use othello_endgame::{SolveMode, Solver, SolverConfig, Techniques, ffo};
 use std::time::Duration;
@@ -23,6 +23,7 @@ fn main() {
             "--no-parity" => tech.parity = false,
             "--no-fastest-first" => tech.fastest_first = false,
             "--no-table" => tech.table = false,
+            "--no-etc" => tech.etc = false,
             "--no-last-four" => tech.last_four = false,
             n => numbers.push(n.parse::<u32>().expect("an FFO number")),
         }
@@ -35,13 +36,19 @@ fn main() {
     let mut solver = Solver::with_techniques(SolverConfig { tt_mib, threads }, tech);
     let (mut nodes, mut time) = (0u64, Duration::ZERO);
     println!(" #  empties  move  score        nodes     time(s)   Mnodes/s  ok");
-    for (n, obf) in ffo::positions().into_iter().filter(|&(n, _)| (first..=last).contains(&n)) {
+    for (n, obf) in ffo::positions()
+        .into_iter()
+        .filter(|&(n, _)| (first..=last).contains(&n))
+    {
         solver.new_game();
         let s = solver.solve(&obf.position, mode);
         let best = obf.best_score().expect("FFO lines list scores");
         let want = if mode == SolveMode::Exact { best } else { best.signum() };
         let ok = s.score == want
-            && obf.scores.iter().any(|&(m, v)| m == s.best_move && (if mode == SolveMode::Exact { v } else { v.signum() }) == want);
+            && obf
+                .scores
+                .iter()
+                .any(|&(m, v)| m == s.best_move && (if mode == SolveMode::Exact { v } else { v.signum() }) == want);
         println!(
             "{n:2}  {:7}  {:>4}  {:+5}  {:11}  {:10.3}  {:9.1}  {}",
             obf.position.empty_count(),

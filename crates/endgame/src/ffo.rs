@@ -43,7 +43,11 @@ mod tests {
             assert!(!obf.scores.is_empty());
             // Listed best first.
             assert!(obf.scores.windows(2).all(|w| w[0].1 >= w[1].1), "#{n}");
-            assert_eq!(obf.scores.len(), obf.position.moves().len(), "#{n}: every legal move is scored");
+            assert_eq!(
+                obf.scores.len(),
+                obf.position.moves().len(),
+                "#{n}: every legal move is scored"
+            );
         }
         assert_eq!(super::position(40).unwrap().position.empty_count(), 20);
     }

@@ -51,14 +51,14 @@ const fn diagonals() -> [[u64; 2]; 64] {
     let mut sq = 0;
     while sq < 64 {
         let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
-        let mut other = 0;
+        let mut other: i32 = 0;
         while other < 64 {
-            let (c2, r2) = ((other % 8) as i32, (other / 8) as i32);
+            let (c2, r2) = (other % 8, other / 8);
             if c2 - r2 == c - r {
-                out[sq][0] |= 1 << other;
+                out[sq][0] |= 1u64 << other;
             }
             if c2 + r2 == c + r {
-                out[sq][1] |= 1 << other;
+                out[sq][1] |= 1u64 << other;
             }
             other += 1;
         }

@@ -12,6 +12,8 @@ pub(crate) struct Layout {
     pub squares: i32,
     /// The four corners.
     pub corners: u64,
+    /// The border squares.
+    pub edges: u64,
     /// The four quadrants (side/2 x side/2 blocks), for parity.
     pub quadrants: [u64; 4],
     /// Square classes, best first (Edax's presorted order on 8x8); the unused tail is zero.
@@ -57,7 +59,21 @@ impl Layout {
     }
 }
 
-static LAYOUT_8: Layout = Layout::new(BoardSize::Eight, &[(0, 0), (2, 3), (2, 2), (0, 2), (0, 3), (1, 3), (1, 2), (0, 1), (1, 1), (3, 3)]);
+static LAYOUT_8: Layout = Layout::new(
+    BoardSize::Eight,
+    &[
+        (0, 0),
+        (2, 3),
+        (2, 2),
+        (0, 2),
+        (0, 3),
+        (1, 3),
+        (1, 2),
+        (0, 1),
+        (1, 1),
+        (3, 3),
+    ],
+);
 static LAYOUT_6: Layout = Layout::new(BoardSize::Six, &[(0, 0), (2, 0), (2, 1), (0, 1), (1, 1), (2, 2)]);
 static LAYOUT_4: Layout = Layout::new(BoardSize::Four, &[(0, 0), (1, 0), (1, 1)]);
 
@@ -123,6 +139,7 @@ impl Layout {
             mask,
             squares: (side * side) as i32,
             corners: size.corners().0,
+            edges: size.edges().0,
             quadrants,
             classes,
             n_classes: class_seeds.len(),
@@ -149,7 +166,10 @@ mod tests {
             }
             assert_eq!(all, l.mask, "{size}");
             assert_eq!(l.quadrants.iter().fold(0, |a, q| a | q), l.mask);
-            assert_eq!(l.quadrants.iter().map(|q| q.count_ones()).sum::<u32>(), l.squares as u32);
+            assert_eq!(
+                l.quadrants.iter().map(|q| q.count_ones()).sum::<u32>(),
+                l.squares as u32
+            );
             assert_eq!(l.wall_h | l.wall_v, l.wall_d);
         }
         // Edax's 8x8 order: corners first, X squares last before the centre.

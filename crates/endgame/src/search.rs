@@ -27,6 +27,12 @@ pub(crate) const INF: i32 = 127;
 /// Most empty squares searched without the table and without sorting moves.
 pub(crate) const SHALLOW_MAX: u32 = 7;
 
+/// Fewest empty squares at which the transposition table is probed and written.
+pub(crate) const TABLE_MIN: u32 = 8;
+
+/// Enhanced transposition cut-offs are tried above this many empty squares.
+pub(crate) const ETC_MIN: u32 = 12;
+
 /// Which techniques are on (all by default); switching one off measures what it brings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Techniques {
@@ -40,6 +46,9 @@ pub struct Techniques {
     pub fastest_first: bool,
     /// Use the transposition table.
     pub table: bool,
+    /// Enhanced transposition cut-offs: probe the table for every child before searching any
+    /// (far from the leaves only).
+    pub etc: bool,
     /// Specialised code for the last four empty squares (otherwise the generic shallow search
     /// runs to the end of the game).
     pub last_four: bool,
@@ -52,6 +61,7 @@ impl Default for Techniques {
             parity: true,
             fastest_first: true,
             table: true,
+            etc: true,
             last_four: true,
         }
     }
@@ -69,6 +79,8 @@ pub(crate) struct Ctx<'a> {
     pub halt: &'a AtomicBool,
     /// Set once a stop was seen: every value computed since is garbage and nothing is stored.
     pub stopped: bool,
+    /// Fewest empty squares at which the table is used.
+    pub table_min: u32,
 }
 
 impl Ctx<'_> {
@@ -173,7 +185,8 @@ macro_rules! search_impl {
                 }
                 let (alpha0, beta0) = (alpha, beta);
                 let mut tt_sq = 64;
-                if c.tech.table {
+                let use_table = c.tech.table && empties >= c.table_min;
+                if use_table {
                     if let Some(e) = c.tt.probe(p, o) {
                         // Every entry is a full-depth result (the solver's table holds nothing else).
                         let s = e.score as i32;
@@ -205,6 +218,7 @@ macro_rules! search_impl {
                     return -ab(c, o, p, -beta, -alpha, empties);
                 }
                 let mut list: smallvec::SmallVec<[Scored; 24]> = smallvec::SmallVec::new();
+                let etc = use_table && c.tech.etc && empties > ETC_MIN;
                 let empty_set = lay.mask & !(p | o);
                 let odd = if c.tech.parity { lay.odd_quadrants(empty_set) } else { 0 };
                 let mut rest = moves;
@@ -212,6 +226,16 @@ macro_rules! search_impl {
                     let sq = rest.trailing_zeros();
                     rest &= rest - 1;
                     let flips = $flips(p, o, sq);
+                    if etc {
+                        // Enhanced transposition cut-off: a child whose stored upper bound
+                        // already refutes the window ends the node before any search.
+                        let (np, no) = (o ^ flips, p ^ flips ^ (1 << sq));
+                        if let Some(e) = c.tt.probe(np, no) {
+                            if matches!(e.bound, Bound::Upper | Bound::Exact) && -(e.score as i32) >= beta {
+                                return -(e.score as i32);
+                            }
+                        }
+                    }
                     let score = if sq == tt_sq {
                         1 << 30
                     } else if c.tech.fastest_first {
@@ -223,7 +247,9 @@ macro_rules! search_impl {
                             let om = $moves(np, no) & lay.mask;
                             let mobility = (om.count_ones() + (om & lay.corners).count_ones()) as i32;
                             let potential = (neighbours(no) & empty_set & !(1u64 << sq)).count_ones() as i32;
-                            -(mobility << 16) - (potential << 8)
+                            let mine = no & lay.corners;
+                            let corner_stable = ((mine | neighbours(mine) & lay.edges) & no).count_ones() as i32;
+                            -(mobility << 16) + (corner_stable << 12) - (potential << 6)
                                 + lay.square_value[sq as usize]
                                 + if odd >> sq & 1 != 0 { 16 } else { 0 }
                         }
@@ -269,7 +295,7 @@ macro_rules! search_impl {
                         }
                     }
                 }
-                if c.tech.table {
+                if use_table {
                     let bound = if best <= alpha0 {
                         Bound::Upper
                     } else if best >= beta0 {
@@ -589,6 +615,7 @@ mod tests {
                 stop: &never,
                 halt: &never,
                 stopped: false,
+                table_min: TABLE_MIN,
             };
             tt.clear();
             let a = search_portable(&mut ctx, p, o, alpha, beta);

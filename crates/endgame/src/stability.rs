@@ -91,7 +91,9 @@ mod tests {
         if pos.black().0 & white_stable != 0 || pos.white().0 & black_stable != 0 {
             return true;
         }
-        pos.moves().into_iter().any(|m| some_flip(&pos.play(m).unwrap(), black_stable, white_stable))
+        pos.moves()
+            .into_iter()
+            .any(|m| some_flip(&pos.play(m).unwrap(), black_stable, white_stable))
     }
 
     #[test]
@@ -127,9 +129,12 @@ mod tests {
         assert_eq!(stable_discs(row, 0, lay), row);
         assert_eq!(stable_discs(1 << 27, 0, lay), 0);
         // A full board: everything is stable.
-        assert_eq!(stable_discs(0x00ff_00ff_00ff_00ff, 0xff00_ff00_ff00_ff00, lay), 0x00ff_00ff_00ff_00ff);
+        assert_eq!(
+            stable_discs(0x00ff_00ff_00ff_00ff, 0xff00_ff00_ff00_ff00, lay),
+            0x00ff_00ff_00ff_00ff
+        );
         assert_eq!(full_direction(u64::MAX, 9), u64::MAX);
-        assert_eq!(full_direction(u64::MAX & !(1 << 63), 9), u64::MAX & !(0x8040_2010_0804_0201));
-        assert_eq!(full_direction(u64::MAX & !(1 << 7), 7), u64::MAX & !(0x0102_0408_1020_4080));
+        assert_eq!(full_direction(!(1 << 63), 9), !0x8040_2010_0804_0201);
+        assert_eq!(full_direction(!(1 << 7), 7), !0x0102_0408_1020_4080);
     }
 }

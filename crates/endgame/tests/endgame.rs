@@ -46,7 +46,11 @@ fn check_pv(pos: &Position, solution: &othello_endgame::Solution) {
         p = p.play(m).unwrap_or_else(|e| panic!("illegal pv move: {e}"));
     }
     assert!(p.is_game_over(), "pv of {pos} does not reach the end");
-    assert_eq!(p.final_score() * if (solution.pv.len() % 2) == 0 { 1 } else { -1 }, solution.score, "pv of {pos}");
+    assert_eq!(
+        p.final_score() * if solution.pv.len().is_multiple_of(2) { 1 } else { -1 },
+        solution.score,
+        "pv of {pos}"
+    );
 }
 
 #[test]
@@ -56,10 +60,23 @@ fn ffo_1_to_19_exact_scores_and_best_moves() {
         let best = obf.best_score().unwrap();
         let sol = s.solve(&obf.position, SolveMode::Exact);
         assert_eq!(sol.score, best, "FFO #{n}");
-        let best_moves: Vec<Move> = obf.scores.iter().filter(|&&(_, v)| v == best).map(|&(m, _)| m).collect();
-        assert!(best_moves.contains(&sol.best_move), "FFO #{n}: {} not among {best_moves:?}", sol.best_move);
+        let best_moves: Vec<Move> = obf
+            .scores
+            .iter()
+            .filter(|&&(_, v)| v == best)
+            .map(|&(m, _)| m)
+            .collect();
+        assert!(
+            best_moves.contains(&sol.best_move),
+            "FFO #{n}: {} not among {best_moves:?}",
+            sol.best_move
+        );
         // Lowest square index among the best moves.
-        assert_eq!(sol.best_move, *best_moves.iter().min_by_key(|m| m.to_u8()).unwrap(), "FFO #{n}");
+        assert_eq!(
+            sol.best_move,
+            *best_moves.iter().min_by_key(|m| m.to_u8()).unwrap(),
+            "FFO #{n}"
+        );
         check_pv(&obf.position, &sol);
         let w = s.solve(&obf.position, SolveMode::WinLossDraw);
         assert_eq!(w.score, wld(best), "FFO #{n} WLD");
@@ -75,7 +92,11 @@ fn ffo_win_loss_draw_from_a_fresh_table() {
         let best = obf.best_score().unwrap();
         assert_eq!(w.score, wld(best), "FFO #{n}");
         // The move found must itself reach that class.
-        let class = obf.scores.iter().find(|&&(m, _)| m == w.best_move).map(|&(_, v)| wld(v));
+        let class = obf
+            .scores
+            .iter()
+            .find(|&&(m, _)| m == w.best_move)
+            .map(|&(_, v)| wld(v));
         assert_eq!(class, Some(wld(best)), "FFO #{n}: {}", w.best_move);
     }
 }
@@ -145,7 +166,11 @@ fn agrees_with_negamax_on_small_boards() {
     let mut rng = SmallRng::seed_from_u64(3);
     let mut s = solver();
     for i in 0..1500 {
-        let (size, max_empties) = if i % 2 == 0 { (BoardSize::Six, 11) } else { (BoardSize::Four, 12) };
+        let (size, max_empties) = if i % 2 == 0 {
+            (BoardSize::Six, 11)
+        } else {
+            (BoardSize::Four, 12)
+        };
         let e = rng.random_range(0..=max_empties);
         let pos = random_position(&mut rng, size, e);
         let want = negamax(&pos);
@@ -160,14 +185,31 @@ fn agrees_with_negamax_on_small_boards() {
 fn techniques_off_give_the_same_scores() {
     let mut rng = SmallRng::seed_from_u64(4);
     let offs = [
-        Techniques { stability: false, ..Techniques::default() },
-        Techniques { parity: false, ..Techniques::default() },
-        Techniques { fastest_first: false, ..Techniques::default() },
-        Techniques { table: false, ..Techniques::default() },
-        Techniques { last_four: false, ..Techniques::default() },
+        Techniques {
+            stability: false,
+            ..Techniques::default()
+        },
+        Techniques {
+            parity: false,
+            ..Techniques::default()
+        },
+        Techniques {
+            fastest_first: false,
+            ..Techniques::default()
+        },
+        Techniques {
+            table: false,
+            ..Techniques::default()
+        },
+        Techniques {
+            last_four: false,
+            ..Techniques::default()
+        },
     ];
-    let mut solvers: Vec<Solver> =
-        offs.iter().map(|&t| Solver::with_techniques(SolverConfig { tt_mib: 4, threads: 1 }, t)).collect();
+    let mut solvers: Vec<Solver> = offs
+        .iter()
+        .map(|&t| Solver::with_techniques(SolverConfig { tt_mib: 4, threads: 1 }, t))
+        .collect();
     for i in 0..300 {
         let size = [BoardSize::Eight, BoardSize::Six, BoardSize::Four][i % 3];
         let e = rng.random_range(0..=10);
@@ -189,7 +231,11 @@ fn solve_window_is_fail_soft() {
         let pos = random_position(&mut rng, size, e);
         let exact = s.solve(&pos, SolveMode::Exact).score;
         let alpha = rng.random_range(-66..=64);
-        let beta = if rng.random_bool(0.5) { alpha + 1 } else { rng.random_range(alpha + 1..=66) };
+        let beta = if rng.random_bool(0.5) {
+            alpha + 1
+        } else {
+            rng.random_range(alpha + 1..=66)
+        };
         if i % 50 == 0 {
             s.new_game();
         }
@@ -234,7 +280,13 @@ fn four_by_four_start() {
     check_pv(&start, &sol);
     assert_eq!(s.solve(&start, SolveMode::WinLossDraw).score, -1);
     // Black's four openings are symmetric: all lose by 10, the lowest index is chosen.
-    assert_eq!(s.score_moves(&start, SolveMode::Exact).iter().map(|&(_, v)| v).collect::<Vec<_>>(), [-10; 4]);
+    assert_eq!(
+        s.score_moves(&start, SolveMode::Exact)
+            .iter()
+            .map(|&(_, v)| v)
+            .collect::<Vec<_>>(),
+        [-10; 4]
+    );
 }
 
 #[test]
@@ -281,5 +333,8 @@ fn passes_game_over_stop_and_the_callers_position() {
     let mut fresh = solver();
     assert_eq!(fresh.solve_with_stop(&obf.position, SolveMode::Exact, &stop), None);
     // And the table is still sound afterwards.
-    assert_eq!(fresh.solve(&obf.position, SolveMode::Exact).score, obf.best_score().unwrap());
+    assert_eq!(
+        fresh.solve(&obf.position, SolveMode::Exact).score,
+        obf.best_score().unwrap()
+    );
 }

@@ -16,8 +16,9 @@
 //! - A **[`WeightedEval`]** sums features times [`Weight`]s in centi-discs per unit; a weight
 //!   is a constant or a `start/end` pair interpolated linearly by the number of empty
 //!   squares. Weights are precomputed per board size and number of empties, so a call is a
-//!   table lookup plus the features present (the default takes about 10 ns, see
-//!   `docs/BENCHMARKS.md`).
+//!   table lookup plus the features present (the default costs about 13 ns of CPU time when
+//!   compiled for x86-64-v3, 27 ns for the baseline x86-64 target, which has no popcount
+//!   instruction; see `docs/BENCHMARKS.md`).
 //! - **Text**: `feature*weight` terms joined by `+`, e.g. `mobility*10+corners*80/40+discs*0/30`
 //!   (a missing weight means 1; `default` names [`WeightedEval::standard`]). It uses neither
 //!   `,` nor `=`, so it fits in a `key=value,...` engine spec. [`WeightedEval`] implements

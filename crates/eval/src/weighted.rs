@@ -72,6 +72,9 @@ impl WeightedEval {
     }
 
     /// `self` with `feature` weighted by `weight` (replacing its weight if present).
+    ///
+    /// # Panics
+    /// When an `i32` weight exceeds [`Weight::MAX`] in magnitude (see [`Weight::constant`]).
     #[must_use]
     pub fn with(mut self, feature: Feature, weight: impl Into<Weight>) -> WeightedEval {
         self.set(feature, weight.into());

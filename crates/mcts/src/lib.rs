@@ -9,13 +9,19 @@
 //! - **Arena tree** ([`Tree`]): nodes in a `Vec`, linked by `u32` indices, children in a
 //!   `SmallVec`; a node cap bounds memory (a full tree stops expanding and keeps playing out
 //!   from its leaves).
-//! - **Turns and rewards**: a node holds its [`Position`] (board and side to move). Its `W` is
-//!   counted for the player who made the move into it (win 1, draw 1/2, loss 0), so UCT at a
-//!   parent maximises the children's `W / N` from the parent's side to move. A pass is an
-//!   explicit move: a node whose side cannot move while the opponent can has exactly one child,
-//!   the pass (the same colour may then be the mover of two nodes in a row). A node where
-//!   neither side can move is terminal: it has no children and its exact result is backed up
-//!   with no playout.
+//! - **Turns and rewards**: a node holds its [`Position`](othello_rules::Position) (board and
+//!   side to move). Its `W` is counted for the player who made the move into it (win 1, draw
+//!   1/2, loss 0), so UCT at a parent maximises the children's `W / N` from the parent's side
+//!   to move. A pass is an explicit move: a node whose side cannot move while the opponent can
+//!   has exactly one child, the pass (the same colour may then be the mover of two nodes in a
+//!   row). A node where neither side can move is terminal: it has no children and its exact
+//!   result is backed up with no playout.
+//! - **Choice**: the most visited root child, ties to the lowest square index. A game that is
+//!   over returns [`Move::Pass`](othello_rules::Move::Pass); a single legal move (a square, or
+//!   the pass) is returned at once without search.
+//! - **Honest limits**: rewards are win/draw/loss, so among winning moves the search does not
+//!   prefer the larger margin; there is no solver, RAVE or evaluation bias, and root
+//!   parallelism duplicates work below the root (see `docs/mcts.md`).
 //! - **Playouts** run on raw bitboards with the rules crate's fast move generator and never
 //!   allocate; the generator is `rand`'s `SmallRng`, seeded, so a search with a playout budget
 //!   is reproducible for a given `rand` version and platform.

@@ -25,7 +25,7 @@ const MAX_PATH: usize = 16;
 /// player runs this costs less than the synchronisation of a shared tree would.
 ///
 /// Limits are checked between iterations: an iteration, once started, runs to its end (a
-/// playout takes about a microsecond), so a stop never leaves a half-played game to be counted
+/// playout takes about two microseconds), so a stop never leaves a half-played game to be counted
 /// as anything.
 #[derive(Debug)]
 pub struct Mcts {

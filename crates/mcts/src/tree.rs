@@ -92,11 +92,23 @@ impl Node {
 /// Read-only accessors let callers inspect the statistics; the search itself is driven by
 /// [`Mcts`](crate::Mcts). Every accessor taking a [`NodeId`] panics when the id does not
 /// belong to this tree.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Tree {
     nodes: Vec<Node>,
     cap: usize,
     max_depth: u32,
+}
+
+/// A summary (the nodes themselves would flood the output).
+impl std::fmt::Debug for Tree {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tree")
+            .field("root", &self.nodes[0].pos)
+            .field("nodes", &self.nodes.len())
+            .field("capacity", &self.cap)
+            .field("max_depth", &self.max_depth)
+            .finish()
+    }
 }
 
 impl Tree {

@@ -6,8 +6,8 @@
 //! counts are exact and reproducible.
 
 use othello_eval::WeightedEval;
-use othello_rules::hash::hash_pair;
 use othello_rules::Position;
+use othello_rules::hash::hash_pair;
 use othello_search::{Algorithm, Limits, SearchConfig, Searcher};
 use std::time::Instant;
 
@@ -39,17 +39,61 @@ fn main() {
         ..SearchConfig::default()
     };
     let variants: Vec<(&str, SearchConfig)> = vec![
-        ("default (pvs, tt, killers, history, mobility, aspiration)", base.clone()),
-        ("no mobility ordering", SearchConfig { mobility_ordering: false, ..base.clone() }),
-        ("no killers", SearchConfig { killers: false, ..base.clone() }),
-        ("no history", SearchConfig { history: false, ..base.clone() }),
+        (
+            "default (pvs, tt, killers, history, mobility, aspiration)",
+            base.clone(),
+        ),
+        (
+            "no mobility ordering",
+            SearchConfig {
+                mobility_ordering: false,
+                ..base.clone()
+            },
+        ),
+        (
+            "no killers",
+            SearchConfig {
+                killers: false,
+                ..base.clone()
+            },
+        ),
+        (
+            "no history",
+            SearchConfig {
+                history: false,
+                ..base.clone()
+            },
+        ),
         (
             "table move only (no killers, history, mobility)",
-            SearchConfig { killers: false, history: false, mobility_ordering: false, ..base.clone() },
+            SearchConfig {
+                killers: false,
+                history: false,
+                mobility_ordering: false,
+                ..base.clone()
+            },
         ),
-        ("no table", SearchConfig { tt_mib: 0, ..base.clone() }),
-        ("no aspiration", SearchConfig { aspiration: false, ..base.clone() }),
-        ("alpha-beta instead of pvs", SearchConfig { algorithm: Algorithm::AlphaBeta, ..base.clone() }),
+        (
+            "no table",
+            SearchConfig {
+                tt_mib: 0,
+                ..base.clone()
+            },
+        ),
+        (
+            "no aspiration",
+            SearchConfig {
+                aspiration: false,
+                ..base.clone()
+            },
+        ),
+        (
+            "alpha-beta instead of pvs",
+            SearchConfig {
+                algorithm: Algorithm::AlphaBeta,
+                ..base.clone()
+            },
+        ),
         (
             "alpha-beta, no table, no ordering",
             SearchConfig {
@@ -61,12 +105,27 @@ fn main() {
                 ..base.clone()
             },
         ),
-        ("quiescence on", SearchConfig { quiescence: true, ..base.clone() }),
-        ("2 threads", SearchConfig { threads: 2, ..base.clone() }),
+        (
+            "quiescence on",
+            SearchConfig {
+                quiescence: true,
+                ..base.clone()
+            },
+        ),
+        (
+            "2 threads",
+            SearchConfig {
+                threads: 2,
+                ..base.clone()
+            },
+        ),
     ];
     let positions = positions();
     println!("depth {depth}, {} positions, standard evaluation", positions.len());
-    println!("{:<58} {:>12} {:>9} {:>10} {:>8}", "variant", "nodes", "ms", "Mnodes/s", "1st-cut");
+    println!(
+        "{:<58} {:>12} {:>9} {:>10} {:>8}",
+        "variant", "nodes", "ms", "Mnodes/s", "1st-cut"
+    );
     for (i, (name, config)) in variants.into_iter().enumerate() {
         if only.is_some_and(|k| k != i) {
             continue;

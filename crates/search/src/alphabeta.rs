@@ -21,7 +21,7 @@
 //! original window, so every stored bound is true.
 
 use crate::heuristics::NO_SQUARE;
-use crate::ordering::{MovePicker, Ordering};
+use crate::ordering::{MovePicker, OrderingHints};
 use crate::score::INFINITY;
 use crate::worker::Worker;
 use othello_eval::Evaluator;
@@ -35,7 +35,11 @@ pub(crate) const MOBILITY_MIN_DEPTH: u32 = 3;
 /// Nodes shallower than this neither probe nor store the table: a probe (a lock and a likely
 /// cache miss) costs more than searching a depth-1 node again (measured, see
 /// `docs/BENCHMARKS.md`). Values are unaffected: the table only saves work.
-pub(crate) const TABLE_MIN_DEPTH: u32 = 2;
+pub(crate) const TABLE_MIN_DEPTH: u32 = 3;
+
+/// History ordering costs a selection step per move; below this depth the moves go in
+/// square-index order after the table move and the killers (measured).
+pub(crate) const HISTORY_MIN_DEPTH: u32 = 2;
 
 impl<E: Evaluator> Worker<'_, E> {
     /// The fail-soft value of `(p, o)` searched `depth` discs deep in the window
@@ -99,7 +103,7 @@ impl<E: Evaluator> Worker<'_, E> {
         } else {
             [None; 2]
         };
-        let ordering = Ordering {
+        let ordering = OrderingHints {
             table_move,
             killers,
             history: None,
@@ -110,11 +114,15 @@ impl<E: Evaluator> Worker<'_, E> {
         let mut best_sq = NO_SQUARE;
         let mut searched = 0u32;
         loop {
-            let history = self.history.then(|| self.heuristics.history(color));
+            let history = (self.history && depth >= HISTORY_MIN_DEPTH).then(|| self.heuristics.history(color));
             let Some(sq) = picker.next_with(history) else { break };
             let f = movegen::flips(p, o, u32::from(sq));
             let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
-            let s = if searched == 0 || !self.pvs {
+            let s = if depth == 1 && !self.quiescence {
+                // A horizon child's value does not depend on the window: no null window, no
+                // re-search, no call.
+                -self.leaf(np, no, ply + 1)
+            } else if searched == 0 || !self.pvs {
                 -self.search(np, no, depth - 1, -beta, -alpha, ply + 1)
             } else {
                 let s = -self.search(np, no, depth - 1, -alpha - 1, -alpha, ply + 1);
@@ -166,6 +174,19 @@ impl<E: Evaluator> Worker<'_, E> {
             table.store(p, o, draft as u8, best as i16, bound, mv);
         }
         best
+    }
+
+    /// A node at depth 0 without quiescence: what [`Worker::search`] computes for it, inline.
+    #[inline]
+    fn leaf(&mut self, p: u64, o: u64, ply: usize) -> i32 {
+        self.pv.clear(ply);
+        if self.enter() {
+            return 0;
+        }
+        if movegen::legal_moves(p, o) & self.mask == 0 && movegen::legal_moves(o, p) & self.mask == 0 {
+            return self.final_value(p, o);
+        }
+        self.evaluate(p, o, ply)
     }
 
     /// The value at the horizon: the evaluation, or quiescence when it is on.

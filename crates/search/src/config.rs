@@ -46,8 +46,8 @@ pub struct SearchConfig {
     /// Solve exactly with the endgame solver at the root when the empties are at most this
     /// (and no depth limit below the empties was asked); 0 = never.
     pub endgame_empties: u32,
-    /// Score every root move exactly at the searched depth ([`SearchResult::root_moves`]
-    /// (crate::SearchResult::root_moves)).
+    /// Score every root move exactly at the searched depth
+    /// ([`SearchResult::root_moves`](crate::SearchResult::root_moves)).
     pub multi_pv: bool,
 }
 

@@ -11,7 +11,7 @@
 //! again.
 
 use crate::limits::Clock;
-use crate::ordering::{MovePicker, Ordering};
+use crate::ordering::{MovePicker, OrderingHints};
 use crate::root::RootOutcome;
 use crate::score::INFINITY;
 use crate::worker::Worker;
@@ -52,8 +52,10 @@ fn initial_order<E: Evaluator>(worker: &Worker<'_, E>, pos: &Position, config: &
         .and_then(|e| e.best_move)
         .and_then(Move::square)
         .map(|s| s.index() as u8);
-    let history = config.history.then(|| worker.heuristics.history(pos.side_to_move() as usize));
-    let ordering = Ordering {
+    let history = config
+        .history
+        .then(|| worker.heuristics.history(pos.side_to_move() as usize));
+    let ordering = OrderingHints {
         table_move,
         killers: [None; 2],
         history,
@@ -92,9 +94,17 @@ fn iteration<E: Evaluator>(
         }
         delta *= 2;
         if out.score <= alpha {
-            alpha = if delta > ASPIRATION_MAX { -INFINITY } else { (out.score - delta).max(-INFINITY) };
+            alpha = if delta > ASPIRATION_MAX {
+                -INFINITY
+            } else {
+                (out.score - delta).max(-INFINITY)
+            };
         } else if out.score >= beta {
-            beta = if delta > ASPIRATION_MAX { INFINITY } else { (out.score + delta).min(INFINITY) };
+            beta = if delta > ASPIRATION_MAX {
+                INFINITY
+            } else {
+                (out.score + delta).min(INFINITY)
+            };
             move_to_front(order, out.best);
         } else {
             return out;

@@ -77,7 +77,13 @@ pub(crate) fn solve(
             done.store(true, Ordering::Relaxed);
             solution
         })?;
-        (solution.best_move, solution.score, solution.nodes, solution.pv, Vec::new())
+        (
+            solution.best_move,
+            solution.score,
+            solution.nodes,
+            solution.pv,
+            Vec::new(),
+        )
     };
     let time = clock.elapsed();
     let depth = pos.empty_count();

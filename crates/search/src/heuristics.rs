@@ -78,3 +78,33 @@ impl Heuristics {
         *self = Heuristics::default();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn killers_keep_the_two_latest_distinct_moves() {
+        let mut h = Heuristics::default();
+        assert_eq!(h.killers(4), [NO_SQUARE; 2]);
+        h.add_killer(4, 9);
+        h.add_killer(4, 9);
+        assert_eq!(h.killers(4), [9, NO_SQUARE]);
+        h.add_killer(4, 20);
+        h.add_killer(4, 30);
+        assert_eq!(h.killers(4), [30, 20]);
+        h.clear_killers();
+        assert_eq!(h.killers(4), [NO_SQUARE; 2]);
+    }
+
+    #[test]
+    fn history_is_bounded_by_aging() {
+        let mut h = Heuristics::default();
+        for _ in 0..100_000 {
+            h.add_history(1, 18, 30);
+        }
+        assert!(h.history(1)[18] <= HISTORY_MAX);
+        assert!(h.history(1)[18] > HISTORY_MAX / 4);
+        assert_eq!(h.history(0)[18], 0);
+    }
+}

@@ -16,27 +16,32 @@
 //!   end); two passes in a row cannot happen because a game where neither side can move is over.
 //!   A search at `depth >= empties` reaches every end and is exact ([`SearchResult::exact`]).
 //!   `Limits::depth = Some(0)` is treated as 1.
-//! - **Pruning never changes a value**: alpha-beta, PVS and the table return exactly the
-//!   value plain minimax returns for the same depth (see [`alphabeta`] for the table rule), and
-//!   the root picks, among moves of equal value, the lowest square index (see [`root`]
-//!   docs in the source), so the move does not depend on the ordering or the threads either.
-//! - **Iterations**: depth 1, 2, ... each reported when complete. A partial iteration never
-//!   replaces a completed one, except for a move proven better than the previous best by
-//!   completed searches of the aborted iteration (documented in `docs/search.md`).
+//! - **Pruning never changes a value**: alpha-beta, PVS and the table return exactly the value
+//!   plain minimax returns at the same depth. A table entry settles a node only when its draft
+//!   equals the node's (`min(depth, empties)`), which in Othello loses no transposition within
+//!   a search and makes values path-independent. At the root, among moves of equal value, the
+//!   lowest square index wins, whatever the move order: the move does not depend on the
+//!   ordering, the table or the threads either.
+//! - **Iterations**: depth 1, 2, ..., each reported when complete. A partial iteration never
+//!   replaces a completed one, except for a move proven better than the previous best move by
+//!   completed searches of the aborted iteration (its score is then that iteration's, and
+//!   `depth` stays the last completed one).
 //! - **Limits**: depth, nodes, soft/hard time, a stop flag, or nothing (search to the end of
 //!   the game). The first iteration always completes. A forced move under a time limit (and no
-//!   depth limit) is answered at once with a depth-1 score. With no legal move the result is a
-//!   pass; with the game over it is a pass with the final score.
-//! - The caller's [`Position`](othello_rules::Position) is never changed: the search works on
-//!   copies.
+//!   depth limit) is answered at once with a depth-1 score. With no legal square the result is
+//!   a pass; with the game over it is a pass with the final score.
+//! - The caller's [`Position`] is never changed: the search works on copies.
 //!
 //! # Design
-//! One file per concern: [`reference`] (the slow oracles and the reference algorithms),
-//! `alphabeta` (alpha-beta and PVS with the table), [`quiescence`], [`ordering`] (the staged
-//! move picker), `heuristics` (killers and history), `pv`, `root` (tie rule, windows, multi-PV),
-//! `deepening` (iterative deepening and aspiration), `threads` (Lazy SMP), [`Limits`] and the
-//! clock, [`SearchStats`]. The hot path works on raw side-relative bitboards with the rules
-//! crate's [`movegen`](othello_rules::movegen) and never allocates.
+//! One file per concern: [`reference`](mod@reference) (the slow oracles and the reference
+//! algorithms), `alphabeta` (alpha-beta and PVS with the table), [`quiescence`], [`ordering`]
+//! (the staged move picker), `heuristics` (killers and history), `pv` (triangular PV table),
+//! `root` (tie rule, windows, multi-PV, partial iterations), `deepening` (iterative deepening
+//! and aspiration), `threads` (Lazy SMP), `endgame` (handing the root to `othello-endgame`),
+//! `limits` and the clock, `stats`. The hot path works on raw side-relative bitboards with the
+//! rules crate's [`movegen`](othello_rules::movegen) and never allocates. The reference
+//! algorithms ([`Algorithm::Minimax`], [`Algorithm::Negamax`]) use no table and no ordering;
+//! the integration tests check every pruning search against them on random positions.
 //!
 //! ```
 //! use othello_eval::Evaluator;

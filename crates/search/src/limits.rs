@@ -5,7 +5,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// When to stop searching. Every field is optional; the search stops at the first limit
-/// reached. With every field `None` the search runs until the game is solved to the end.
+/// reached, and in any case once an iteration has solved the game to the end (an exact score
+/// cannot improve). With every field `None` the search runs until the game is solved; with only
+/// `stop`, until the flag is set or the game is solved.
 ///
 /// - `depth`: the deepest iteration (discs placed; passes are free). `Some(0)` is treated as 1.
 /// - `nodes`: abort once this many nodes were searched (with `n` threads each thread gets

@@ -6,7 +6,7 @@
 //! 1. the table move (the best move stored for this position by an earlier search, any draft),
 //!    if it is legal here;
 //! 2. the two killer moves of the ply, if legal and not already given;
-//! 3. the rest, best key first, where the key is, with [`Ordering::mobility`], minus the
+//! 3. the rest, best key first, where the key is, with [`OrderingHints::mobility`], minus the
 //!    opponent's number of replies (fewest replies first, the "fastest first" rule of Edax),
 //!    then the history counter of the square; equal keys go by square index, lowest first.
 //!
@@ -19,7 +19,7 @@ use othello_rules::movegen;
 
 /// What the picker knows about a node besides its legal moves.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Ordering<'a> {
+pub struct OrderingHints<'a> {
     /// The table's best move for this position (square index 0..64), if any. Ignored when not
     /// a legal square.
     pub table_move: Option<u8>,
@@ -46,7 +46,7 @@ pub struct MovePicker<'a> {
     mask: u64,
     /// Squares not yet given.
     remaining: u64,
-    ordering: Ordering<'a>,
+    ordering: OrderingHints<'a>,
     stage: Stage,
     /// Whether stage 3 has keys (otherwise it goes by square index).
     keyed: bool,
@@ -61,7 +61,7 @@ impl<'a> MovePicker<'a> {
     /// A picker over `moves` (the legal squares of `player` against `opponent`, already masked
     /// to the board by `mask`).
     #[inline]
-    pub fn new(player: u64, opponent: u64, mask: u64, moves: u64, ordering: Ordering<'a>) -> MovePicker<'a> {
+    pub fn new(player: u64, opponent: u64, mask: u64, moves: u64, ordering: OrderingHints<'a>) -> MovePicker<'a> {
         MovePicker {
             player,
             opponent,
@@ -105,7 +105,7 @@ impl<'a> MovePicker<'a> {
     }
 
     /// The next square, reading the history counters from `history` instead of
-    /// [`Ordering::history`] (the search passes its live counters at each call, so the picker
+    /// [`OrderingHints::history`] (the search passes its live counters at each call, so the picker
     /// does not borrow them between calls). The counters are read once, when the picker first
     /// reaches the third stage.
     #[inline]

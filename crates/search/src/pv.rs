@@ -60,3 +60,23 @@ impl PvTable {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_grow_from_the_leaf_up() {
+        let mut pv = PvTable::new();
+        pv.clear(3);
+        pv.update(2, 10);
+        pv.update_pass(1);
+        pv.update(0, 5);
+        let line: Vec<String> = pv.line(0).iter().map(|m| m.to_string()).collect();
+        assert_eq!(line, ["f1", "pass", "c2"]);
+        // A cleared child line truncates the parent's.
+        pv.clear(1);
+        pv.update(0, 7);
+        assert_eq!(pv.line(0).len(), 1);
+    }
+}

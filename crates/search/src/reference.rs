@@ -11,8 +11,8 @@
 //!   [`crate::quiescence`]).
 //!
 //! The [`Algorithm::Minimax`](crate::Algorithm::Minimax) and
-//! [`Algorithm::Negamax`](crate::Algorithm::Negamax) searches of the [`Searcher`]
-//! (crate::Searcher) are the same recursions on raw bitboards, with node counting, limits and a
+//! [`Algorithm::Negamax`](crate::Algorithm::Negamax) searches of the
+//! [`Searcher`](crate::Searcher) are the same recursions on raw bitboards, with node counting, limits and a
 //! PV (the `impl Worker` block below); the tests check them against these functions.
 
 use crate::quiescence::QUIESCENCE_PLIES;
@@ -54,7 +54,12 @@ pub fn minimax_with<E: Evaluator>(pos: &Position, depth: u32, eval: &E, horizon:
         };
     }
     if pos.must_pass() {
-        return minimax_with(&pos.play(Move::Pass).expect("a forced pass is legal"), depth, eval, horizon);
+        return minimax_with(
+            &pos.play(Move::Pass).expect("a forced pass is legal"),
+            depth,
+            eval,
+            horizon,
+        );
     }
     let values = pos
         .moves()
@@ -99,7 +104,12 @@ pub fn negamax_with<E: Evaluator>(pos: &Position, depth: u32, eval: &E, horizon:
         };
     }
     if pos.must_pass() {
-        return -negamax_with(&pos.play(Move::Pass).expect("a forced pass is legal"), depth, eval, horizon);
+        return -negamax_with(
+            &pos.play(Move::Pass).expect("a forced pass is legal"),
+            depth,
+            eval,
+            horizon,
+        );
     }
     pos.moves()
         .into_iter()

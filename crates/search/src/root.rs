@@ -77,7 +77,11 @@ impl<E: Evaluator> Worker<'_, E> {
             } else {
                 // A lower index wins a tie, so it must only reach `best_score`; a higher index
                 // must exceed it.
-                let need = if mv.to_u8() < best.to_u8() { best_score } else { best_score + 1 };
+                let need = if mv.to_u8() < best.to_u8() {
+                    best_score
+                } else {
+                    best_score + 1
+                };
                 let lower = alpha.max(need - 1);
                 let s = if self.pvs {
                     let s = -self.search(np, no, d, -lower - 1, -lower, 1);
@@ -104,12 +108,9 @@ impl<E: Evaluator> Worker<'_, E> {
                 }
             }
         }
-        let proven = (!completed
-            && previous == Some(order[0])
-            && best != order[0]
-            && best_score > alpha
-            && best_score < beta)
-            .then(|| (best, best_score, pv.clone()));
+        let proven =
+            (!completed && previous == Some(order[0]) && best != order[0] && best_score > alpha && best_score < beta)
+                .then(|| (best, best_score, pv.clone()));
         RootOutcome {
             completed,
             score: best_score,

@@ -4,7 +4,7 @@ use crate::deepening::{Completed, deepen};
 use crate::endgame;
 use crate::heuristics::Heuristics;
 use crate::limits::Clock;
-use crate::score::final_value;
+use crate::score::{final_value, leaf_value};
 use crate::threads::with_helpers;
 use crate::worker::Worker;
 use crate::{Iteration, Limits, SearchConfig, SearchResult, SearchStats};
@@ -117,7 +117,12 @@ impl<E: Evaluator> Searcher<E> {
     /// Always returns a legal move: `Move::Pass` when the side to move must pass, and when the
     /// game is over (then with the final score, `depth` 0 and `exact`). See the crate docs for
     /// the semantics of depth, limits and scores.
-    pub fn search(&mut self, pos: &Position, limits: &Limits, mut on_iteration: impl FnMut(&Iteration)) -> SearchResult {
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        mut on_iteration: impl FnMut(&Iteration),
+    ) -> SearchResult {
         let clock = Clock::new(limits);
         let pos = *pos;
         let moves = pos.moves();
@@ -175,7 +180,16 @@ impl<E: Evaluator> Searcher<E> {
         self.heuristics = heuristics;
         stats += &helper_stats;
         stats.time = clock.elapsed();
-        let done = completed.expect("the first iteration cannot be aborted");
+        // The first iteration cannot be aborted, so `completed` is always set; the first legal
+        // move with the static evaluation is kept as a fallback all the same.
+        let done = completed.unwrap_or_else(|| Completed {
+            depth: 0,
+            score: leaf_value(&self.eval, &pos),
+            best: moves[0],
+            pv: vec![moves[0]],
+            exact: false,
+            values: Vec::new(),
+        });
         result(&pos, done, stats, config.multi_pv)
     }
 }

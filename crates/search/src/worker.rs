@@ -40,7 +40,10 @@ pub(crate) struct Worker<'a, E: Evaluator> {
 }
 
 impl<'a, E: Evaluator> Worker<'a, E> {
-    #[allow(clippy::too_many_arguments, reason = "internal constructor, every argument is distinct")]
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "internal constructor, every argument is distinct"
+    )]
     pub(crate) fn new(
         eval: &'a E,
         table: Option<&'a TranspositionTable>,
@@ -80,8 +83,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         self.stats.nodes += 1;
         if self.abortable
             && !self.aborted
-            && (self.stats.nodes >= self.node_budget
-                || (self.stats.nodes & POLL_MASK == 0 && self.clock.must_stop()))
+            && (self.stats.nodes >= self.node_budget || (self.stats.nodes & POLL_MASK == 0 && self.clock.must_stop()))
         {
             self.aborted = true;
         }
@@ -91,7 +93,11 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     /// The colour to move `ply` plies below the root (passes are plies, so parity is exact).
     #[inline]
     pub(crate) fn color_at(&self, ply: usize) -> Color {
-        if ply & 1 == 0 { self.root_color } else { self.root_color.opposite() }
+        if ply & 1 == 0 {
+            self.root_color
+        } else {
+            self.root_color.opposite()
+        }
     }
 
     /// The clamped evaluation of a side-relative position `ply` plies below the root.

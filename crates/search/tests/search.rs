@@ -5,7 +5,7 @@ use othello_eval::Evaluator;
 use othello_rules::hash::hash_pair;
 use othello_rules::perft::perft;
 use othello_rules::{BoardSize, Color, Move, Position, movegen};
-use othello_search::ordering::{MovePicker, Ordering};
+use othello_search::ordering::{MovePicker, OrderingHints};
 use othello_search::reference::{Horizon, minimax, minimax_with, negamax, negamax_root, negamax_with};
 use othello_search::{Algorithm, Limits, SearchConfig, SearchResult, Searcher};
 use rand::rngs::SmallRng;
@@ -95,7 +95,12 @@ fn replay(pos: &Position, pv: &[Move]) -> (Position, u32) {
 fn pruning_searches_equal_negamax_and_minimax() {
     let mut positions = random_positions(BoardSize::Eight, 600, 0..50, 1);
     positions.extend(random_positions(BoardSize::Six, 400, 0..28, 2));
-    let algorithms = [Algorithm::Minimax, Algorithm::Negamax, Algorithm::AlphaBeta, Algorithm::Pvs];
+    let algorithms = [
+        Algorithm::Minimax,
+        Algorithm::Negamax,
+        Algorithm::AlphaBeta,
+        Algorithm::Pvs,
+    ];
     let mut noise: Vec<Searcher<Noise>> = algorithms.iter().map(|&a| Searcher::new(Noise, config(a, 0))).collect();
     let mut discs: Vec<Searcher<Discs>> = algorithms.iter().map(|&a| Searcher::new(Discs, config(a, 0))).collect();
     for (i, pos) in positions.iter().enumerate() {
@@ -107,8 +112,16 @@ fn pruning_searches_equal_negamax_and_minimax() {
                 negamax_root(pos, depth, &Noise, Horizon::Static)
             };
             let (best, value) = best_of(&values);
-            let mm = if use_discs { minimax(pos, depth, &Discs) } else { minimax(pos, depth, &Noise) };
-            assert_eq!(mm, value * pos.side_to_move().sign(), "minimax vs negamax on {pos} depth {depth}");
+            let mm = if use_discs {
+                minimax(pos, depth, &Discs)
+            } else {
+                minimax(pos, depth, &Noise)
+            };
+            assert_eq!(
+                mm,
+                value * pos.side_to_move().sign(),
+                "minimax vs negamax on {pos} depth {depth}"
+            );
             for k in 0..algorithms.len() {
                 let r = if use_discs {
                     discs[k].search(pos, &Limits::depth(depth), |_| {})
@@ -142,8 +155,13 @@ fn table_values_equal_tableless_values_at_every_depth() {
             for depth in [6, 2, 5, 1, 3, 4] {
                 let a = with_table.search(pos, &Limits::depth(depth), |_| {});
                 let b = without.search(pos, &Limits::depth(depth), |_| {});
-                assert_eq!((a.score, a.best_move), (b.score, b.best_move), "{algorithm:?} {pos} depth {depth}");
-                assert!(a.stats.tt_probes > 0 || a.nodes <= 64);
+                assert_eq!(
+                    (a.score, a.best_move),
+                    (b.score, b.best_move),
+                    "{algorithm:?} {pos} depth {depth}"
+                );
+                // Nodes of depth 3 and more use the table: from depth 4 on, some must have probed it.
+                assert!(depth < 4 || a.stats.tt_probes > 0 || a.nodes < 100);
             }
         }
     }
@@ -199,7 +217,12 @@ fn four_by_four_pass_then_wipe_out() {
     // White must pass; black plays a1 and the board is full: 16-0.
     let pos: Position = ".OXXXXXXXXXXXXXX O".parse().unwrap();
     assert!(pos.must_pass());
-    for algorithm in [Algorithm::Minimax, Algorithm::Negamax, Algorithm::AlphaBeta, Algorithm::Pvs] {
+    for algorithm in [
+        Algorithm::Minimax,
+        Algorithm::Negamax,
+        Algorithm::AlphaBeta,
+        Algorithm::Pvs,
+    ] {
         for tt in [0, 1] {
             let mut s = Searcher::new(Discs, config(algorithm, tt));
             let r = s.search(&pos, &Limits::depth(1), |_| {});
@@ -216,7 +239,10 @@ fn four_by_four_pass_then_wipe_out() {
     let full: Position = "XXXXXXXXXXXXXXXX O".parse().unwrap();
     let mut s = Searcher::new(Discs, SearchConfig::default());
     let r = s.search(&full, &Limits::depth(3), |_| {});
-    assert_eq!((r.best_move, r.score_black, r.score, r.exact), (Move::Pass, 1600, -1600, true));
+    assert_eq!(
+        (r.best_move, r.score_black, r.score, r.exact),
+        (Move::Pass, 1600, -1600, true)
+    );
     assert_eq!(minimax(&full, 1, &Discs), 1600);
 }
 
@@ -234,7 +260,10 @@ fn single_thread_search_is_deterministic() {
         let mut reused = Searcher::new(Mobility, SearchConfig::default());
         reused.search(&Position::start(), &Limits::depth(6), |_| {});
         reused.new_game();
-        assert_eq!(signature(&first), signature(&reused.search(pos, &Limits::depth(7), |_| {})));
+        assert_eq!(
+            signature(&first),
+            signature(&reused.search(pos, &Limits::depth(7), |_| {}))
+        );
     }
 }
 
@@ -255,7 +284,7 @@ fn picker_perft(p: u64, o: u64, mask: u64, depth: u32, rng: &mut SmallRng) -> u6
     for h in history.iter_mut() {
         *h = rng.random_range(0..4);
     }
-    let ordering = Ordering {
+    let ordering = OrderingHints {
         table_move: rng.random_bool(0.7).then(|| rng.random_range(0..64)),
         killers: [
             rng.random_bool(0.7).then(|| rng.random_range(0..64)),
@@ -290,7 +319,13 @@ fn move_picker_perft_equals_rules_perft() {
         assert_eq!(got, perft(pos, depth), "{pos}");
     }
     assert_eq!(
-        picker_perft(Position::start().player().0, Position::start().opponent().0, u64::MAX, 6, &mut rng),
+        picker_perft(
+            Position::start().player().0,
+            Position::start().opponent().0,
+            u64::MAX,
+            6,
+            &mut rng
+        ),
         8200
     );
 }
@@ -300,7 +335,12 @@ fn quiescence_searches_equal_quiescence_references() {
     // Late positions, where corner moves are common.
     let mut positions = random_positions(BoardSize::Eight, 120, 20..54, 13);
     positions.extend(random_positions(BoardSize::Six, 80, 8..28, 14));
-    let algorithms = [Algorithm::Minimax, Algorithm::Negamax, Algorithm::AlphaBeta, Algorithm::Pvs];
+    let algorithms = [
+        Algorithm::Minimax,
+        Algorithm::Negamax,
+        Algorithm::AlphaBeta,
+        Algorithm::Pvs,
+    ];
     let mut searchers: Vec<Searcher<Noise>> = algorithms
         .iter()
         .flat_map(|&a| {
@@ -379,7 +419,11 @@ fn lazy_smp_returns_the_single_thread_move_and_score() {
     for pos in &positions {
         let a = one.search(pos, &Limits::depth(7), |_| {});
         let b = two.search(pos, &Limits::depth(7), |_| {});
-        assert_eq!((a.score, a.best_move, a.depth), (b.score, b.best_move, b.depth), "{pos}");
+        assert_eq!(
+            (a.score, a.best_move, a.depth),
+            (b.score, b.best_move, b.depth),
+            "{pos}"
+        );
         replay(pos, &b.pv);
     }
 }
@@ -397,7 +441,10 @@ fn iterations_report_in_order_with_legal_honest_pvs() {
             assert_eq!(depths, expected);
             let last = its.last().unwrap();
             assert_eq!((last.score, &last.pv, last.exact), (r.score, &r.pv, r.exact));
-            assert!(its.windows(2).all(|w| w[0].nodes <= w[1].nodes && w[0].time <= w[1].time));
+            assert!(
+                its.windows(2)
+                    .all(|w| w[0].nodes <= w[1].nodes && w[0].time <= w[1].time)
+            );
             assert_eq!(r.pv[0], r.best_move);
             // The PV leads to the position whose value is the score.
             for it in &its {
@@ -408,7 +455,11 @@ fn iterations_report_in_order_with_legal_honest_pvs() {
                     assert_eq!(placed, it.depth, "PV {:?} is short", it.pv);
                     Noise.evaluate(&end)
                 };
-                let sign = if end.side_to_move() == pos.side_to_move() { 1 } else { -1 };
+                let sign = if end.side_to_move() == pos.side_to_move() {
+                    1
+                } else {
+                    -1
+                };
                 assert_eq!(leaf * sign, it.score, "PV {:?} of {pos}", it.pv);
             }
             assert_eq!(r.nodes, r.stats.nodes);
@@ -426,7 +477,11 @@ fn limits_always_return_a_legal_move() {
     let mut s = Searcher::new(Mobility, SearchConfig::default());
     for pos in &positions {
         let before = *pos;
-        let r = s.search(pos, &Limits::time(Duration::from_millis(20), Duration::from_millis(40)), |_| {});
+        let r = s.search(
+            pos,
+            &Limits::time(Duration::from_millis(20), Duration::from_millis(40)),
+            |_| {},
+        );
         assert!(pos.is_legal(r.best_move) && r.depth >= 1);
         let r = s.search(pos, &Limits::nodes(500), |_| {});
         assert!(pos.is_legal(r.best_move) && r.depth >= 1);
@@ -490,7 +545,10 @@ fn depth_zero_is_depth_one_and_game_over_is_a_pass() {
     let over: Position = format!("{}- O", "X".repeat(63)).parse().unwrap();
     assert!(over.is_game_over());
     let r = s.search(&over, &Limits::default(), |_| {});
-    assert_eq!((r.best_move, r.score, r.score_black, r.exact), (Move::Pass, -6400, 6400, true));
+    assert_eq!(
+        (r.best_move, r.score, r.score_black, r.exact),
+        (Move::Pass, -6400, 6400, true)
+    );
     assert_eq!((r.depth, r.pv.len()), (0, 0));
     assert_eq!(Color::White, over.side_to_move());
 }
@@ -524,12 +582,20 @@ fn endgame_solver_agrees_with_the_search_solving_itself() {
         let b = search_side.search(pos, &Limits::default(), |_| {});
         assert_eq!(reports, 1);
         assert!(a.exact && b.exact);
-        assert_eq!((a.score, a.best_move, a.depth), (b.score, b.best_move, b.depth), "{pos}");
+        assert_eq!(
+            (a.score, a.best_move, a.depth),
+            (b.score, b.best_move, b.depth),
+            "{pos}"
+        );
         let (end, _) = replay(pos, &a.pv);
         assert!(end.is_game_over());
         assert_eq!(end.final_score_black() * 100, a.score_black);
         // Under a (generous) clock the answer is the same.
-        let timed = solver_side.search(pos, &Limits::time(Duration::from_secs(60), Duration::from_secs(60)), |_| {});
+        let timed = solver_side.search(
+            pos,
+            &Limits::time(Duration::from_secs(60), Duration::from_secs(60)),
+            |_| {},
+        );
         if pos.moves().len() > 1 {
             assert_eq!((timed.score, timed.best_move), (a.score, a.best_move));
         }

@@ -1,24 +1,49 @@
-//! `othello bench`: a fixed workload over an embedded position set, printing a node count (the
-//! engine's functional signature) and the speed.
+//! `othello bench`: the default engine (PVS, default evaluation, table) searched to a fixed depth
+//! on an embedded position set (openings, midgames, endgames), printing per position and in total
+//! the nodes, time, speed, best move and score. Single-threaded, the total node count is the
+//! engine's functional signature: a change that claims "no functional change" keeps it equal
+//! (the test `bench_signature` pins it). `--perft` runs perft on the same positions instead.
 
-use crate::error::CliResult;
+use crate::error::{CliResult, input};
 use crate::output::Output;
 use crate::perft::round_ms;
+use crate::search_cmd::discs;
+use othello_eval::WeightedEval;
 use othello_rules::text::play_sequence;
-use othello_rules::{Position, perft};
+use othello_rules::{Move, Position, perft};
+use othello_search::{Limits, SearchConfig, Searcher};
 use serde_json::json;
 use std::time::Instant;
 
 /// Options of `othello bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// Perft depth for each position.
-    #[arg(long, short, default_value_t = 9, allow_negative_numbers = true)]
-    depth: i64,
+    /// Search depth (perft depth with `--perft`); the default is the signature's depth.
+    #[arg(long, short, allow_negative_numbers = true)]
+    depth: Option<i64>,
+    /// Search threads (the node count is a deterministic signature only with one thread).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Count perft leaves instead of searching (the rules-only workload).
+    #[arg(long)]
+    perft: bool,
     /// JSON Lines output.
     #[arg(long)]
     json: bool,
 }
+
+/// The default search depth of the benchmark.
+pub const BENCH_DEPTH: u32 = 12;
+/// The default perft depth of `--perft`.
+pub const PERFT_DEPTH: u32 = 8;
+
+/// Endgame positions of the benchmark (FFO #26, #35, #40, #43: 20 to 23 empties).
+pub const BENCH_ENDGAMES: &[&str] = &[
+    "-OOOOO----OXXO---OOOOXXO-OOOXOXX-OOXOOXX-XOXXOXX--O-XXXX--O----O X",
+    "--XXX-----XXXX-OOOXXOOOOOOOOOOXO-OOXXXXO-OOOXXXO---XOXX---X----- O",
+    "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X",
+    "--XXXXX---XXXX---OOOXX---OOXXXX--OOXXXO-OOOOXOO----XOX----XXXXX- O",
+];
 
 /// The embedded positions: the start, openings and midgames as move sequences from the start.
 pub const BENCH_LINES: &[&str] = &[
@@ -42,35 +67,112 @@ pub fn positions() -> Vec<Position> {
         .collect()
 }
 
+/// The result of one benchmark position.
+struct Row {
+    nodes: u64,
+    ms: f64,
+    best_move: Option<Move>,
+    score: Option<f64>,
+}
+
 /// Runs `othello bench`.
 pub fn run(args: &BenchArgs) -> CliResult {
-    let depth = crate::check_depth(args.depth, 20)?;
+    if args.threads == 0 || args.threads > 256 {
+        return Err(input(format!("bad --threads {}: expected 1 to 256", args.threads)));
+    }
     let out = Output::new(args.json);
-    let t0 = Instant::now();
-    let mut total = 0u64;
-    let positions = positions();
-    for pos in &positions {
-        let t = Instant::now();
-        let n = perft::perft(pos, depth);
-        let ms = t.elapsed().as_secs_f64() * 1e3;
-        total += n;
-        out.line(
-            || format!("{pos}  perft {depth}: {n:>12} leaves {ms:>9.1} ms"),
-            || json!({"position": pos.to_string(), "depth": depth, "nodes": n, "time_ms": round_ms(ms)}),
+    let mut positions = positions();
+    let depth = match args.depth {
+        None if args.perft => PERFT_DEPTH,
+        None => BENCH_DEPTH,
+        Some(d) if args.perft => crate::check_depth(d, 20)?,
+        Some(d) if d < 1 => return Err(input(format!("bad --depth {d}: expected at least 1"))),
+        Some(d) => crate::check_depth(d, 60)?,
+    };
+    if !args.perft {
+        positions.extend(
+            BENCH_ENDGAMES
+                .iter()
+                .map(|b| b.parse::<Position>().expect("embedded endgames parse")),
         );
     }
+    let config = SearchConfig {
+        threads: args.threads,
+        ..SearchConfig::default()
+    };
+    let mut searcher = Searcher::new(WeightedEval::default(), config);
+    let bar = progress(positions.len() as u64, args.json);
+    let t0 = Instant::now();
+    let mut total = 0u64;
+    for pos in &positions {
+        let t = Instant::now();
+        let row = if args.perft {
+            Row {
+                nodes: perft::perft(pos, depth),
+                ms: 0.0,
+                best_move: None,
+                score: None,
+            }
+        } else {
+            searcher.new_game();
+            let r = searcher.search(pos, &Limits::depth(depth), |_| {});
+            Row {
+                nodes: r.nodes,
+                ms: 0.0,
+                best_move: Some(r.best_move),
+                score: Some(discs(r.score)),
+            }
+        };
+        let row = Row {
+            ms: t.elapsed().as_secs_f64() * 1e3,
+            ..row
+        };
+        total += row.nodes;
+        bar.inc(1);
+        bar.suspend(|| {
+            out.line(
+                || match (row.best_move, row.score) {
+                    (Some(m), Some(s)) => format!(
+                        "{pos}  {m:<4} {s:+6.2}  nodes {:>11}  {:>8.1} ms  {:>6.2} M nodes/s",
+                        row.nodes,
+                        row.ms,
+                        row.nodes as f64 / row.ms.max(1e-9) / 1e3
+                    ),
+                    _ => format!("{pos}  perft {depth}: {:>12} leaves {:>9.1} ms", row.nodes, row.ms),
+                },
+                || {
+                    json!({"position": pos.to_string(), "depth": depth, "best_move": row.best_move.map(|m| m.to_string()),
+                        "score": row.score, "nodes": row.nodes, "time_ms": round_ms(row.ms)})
+                },
+            )
+        });
+    }
+    bar.finish_and_clear();
     let secs = t0.elapsed().as_secs_f64();
     let nps = if secs > 0.0 { (total as f64 / secs).round() } else { 0.0 };
     out.line(
         || {
             format!(
-                "bench: {} positions, {total} nodes, {:.1} ms, {:.1} M nodes/s",
+                "bench: {} positions, depth {depth}, {total} nodes, {:.1} ms, {:.2} M nodes/s",
                 positions.len(),
                 secs * 1e3,
                 nps / 1e6
             )
         },
-        || json!({"positions": positions.len(), "nodes": total, "time_ms": round_ms(secs * 1e3), "nps": nps}),
+        || json!({"positions": positions.len(), "depth": depth, "nodes": total, "time_ms": round_ms(secs * 1e3), "nps": nps}),
     );
     Ok(())
+}
+
+/// A progress bar on stderr (hidden when stderr is not a terminal or output is JSON).
+fn progress(len: u64, json: bool) -> indicatif::ProgressBar {
+    if json {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} positions {elapsed_precise}")
+            .expect("valid template"),
+    );
+    bar
 }

@@ -231,3 +231,32 @@ fn bad_inputs_exit_2_with_one_line() {
         assert!(!err.contains("panicked"), "{args:?}");
     }
 }
+
+/// The bench signature: the total node count of `othello bench` at depth 6, single thread.
+/// It changes only when the search's behaviour changes; update it on purpose (see
+/// docs/BENCHMARKS.md, "The bench signature").
+const BENCH_SIGNATURE_DEPTH_6: u64 = 0;
+
+#[test]
+fn bench_signature() {
+    let o = othello(&["bench", "--depth", "6", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines = json_lines(&o);
+    let last = lines.last().unwrap();
+    for key in ["positions", "nodes", "time_ms", "nps"] {
+        assert!(!last[key].is_null(), "{key}");
+    }
+    for l in &lines[..lines.len() - 1] {
+        for key in ["position", "best_move", "score", "nodes", "time_ms"] {
+            assert!(!l[key].is_null(), "{key}");
+        }
+    }
+    // Deterministic: the same count twice.
+    let again = json_lines(&othello(&["bench", "--depth", "6", "--json"]));
+    assert_eq!(again.last().unwrap()["nodes"], last["nodes"]);
+    assert_eq!(
+        last["nodes"].as_u64().unwrap(),
+        BENCH_SIGNATURE_DEPTH_6,
+        "bench signature changed"
+    );
+}

@@ -1,5 +1,7 @@
 //! Endgame solver: exact solves of quick FFO positions (fresh table each time), asserting the
 //! published score so a fast wrong answer cannot pass.
+//! Run: `cargo bench -p othello-benches --bench endgame`.
+#![expect(missing_docs, reason = "criterion_group! generates undocumented items")]
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use othello_endgame::{SolveMode, Solver, SolverConfig, ffo};

@@ -4,15 +4,17 @@
 //! engine's functional signature: a change that claims "no functional change" keeps it equal
 //! (the test `bench_signature` pins it). `--perft` runs perft on the same positions instead.
 
+use crate::engine::search_config;
 use crate::error::{CliResult, input};
 use crate::output::Output;
 use crate::perft::round_ms;
 use crate::search_cmd::discs;
-use othello_eval::WeightedEval;
+use crate::spec::Spec;
 use othello_rules::text::play_sequence;
 use othello_rules::{Move, Position, perft};
-use othello_search::{Limits, SearchConfig, Searcher};
+use othello_search::{Algorithm, Limits, Searcher};
 use serde_json::json;
+use std::str::FromStr;
 use std::time::Instant;
 
 /// Options of `othello bench`.
@@ -96,11 +98,10 @@ pub fn run(args: &BenchArgs) -> CliResult {
                 .map(|b| b.parse::<Position>().expect("embedded endgames parse")),
         );
     }
-    let config = SearchConfig {
-        threads: args.threads,
-        ..SearchConfig::default()
-    };
-    let mut searcher = Searcher::new(WeightedEval::default(), config);
+    // The default engine: what `--engine pvs` builds.
+    let (mut config, eval) = search_config(&mut Spec::from_str("pvs")?, Algorithm::Pvs)?;
+    config.threads = args.threads;
+    let mut searcher = Searcher::new(eval, config);
     let bar = progress(positions.len() as u64, args.json);
     let t0 = Instant::now();
     let mut total = 0u64;

@@ -13,6 +13,7 @@
 //! The recursion is written once in a macro and compiled twice: portable, and on x86-64 with
 //! AVX2/BMI1/LZCNT/POPCNT enabled so the fast move generator and `popcnt` inline into it.
 
+use crate::cache::{CACHE_MAX, Cache};
 use crate::last::count_last_flip;
 use crate::layout::Layout;
 use crate::stability::stable_discs;
@@ -32,6 +33,35 @@ pub(crate) const TABLE_MIN: u32 = 8;
 
 /// Enhanced transposition cut-offs are tried above this many empty squares.
 pub(crate) const ETC_MIN: u32 = 12;
+
+/// Fewest empty squares at which moves are ordered by a shallow search with an evaluation.
+pub(crate) const SORT_MIN: u32 = 14;
+
+/// Scale of an exact final score inside the ordering evaluation (one disc).
+const EVAL_DISC: i32 = 8;
+
+/// Beyond every ordering evaluation.
+const EVAL_INF: i32 = 1 << 20;
+
+/// Depth of the ordering search (plies before the evaluation).
+const SORT_DEPTH: u32 = 1;
+
+/// Weight of the ordering search's value in a move's sort key (a shift): one unit of the
+/// evaluation's mobility term weighs as much as one opponent move in the fastest-first key.
+const SORT_SHIFT: u32 = 14;
+
+/// The ordering evaluation of `(p, o)` for `p`, given both sides' moves: mobility (corners
+/// twice), corners held and potential mobility, in units where a disc of final score is
+/// [`EVAL_DISC`].
+#[inline(always)]
+fn eval_leaf(p: u64, o: u64, pm: u64, om: u64, lay: &Layout) -> i32 {
+    let c = lay.corners;
+    let mob = (pm.count_ones() + (pm & c).count_ones()) as i32 - (om.count_ones() + (om & c).count_ones()) as i32;
+    let corners = (p & c).count_ones() as i32 - (o & c).count_ones() as i32;
+    let empty = lay.mask & !(p | o);
+    let pot = (neighbours(o) & empty).count_ones() as i32 - (neighbours(p) & empty).count_ones() as i32;
+    4 * mob + 12 * corners + pot
+}
 
 /// Which techniques are on (all by default); switching one off measures what it brings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,6 +111,8 @@ pub(crate) struct Ctx<'a> {
     pub stopped: bool,
     /// Fewest empty squares at which the table is used.
     pub table_min: u32,
+    /// The thread's own table for positions with up to [`CACHE_MAX`] empty squares.
+    pub cache: Cache,
 }
 
 impl Ctx<'_> {
@@ -186,7 +218,21 @@ macro_rules! search_impl {
                 let (alpha0, beta0) = (alpha, beta);
                 let mut tt_sq = 64;
                 let use_table = c.tech.table && empties >= c.table_min;
-                if use_table {
+                let in_cache = use_table && empties <= CACHE_MAX;
+                if in_cache {
+                    if let Some(e) = c.cache.probe(p, o) {
+                        let (lower, upper) = (e.lower as i32, e.upper as i32);
+                        if lower >= beta || lower == upper {
+                            return lower;
+                        }
+                        if upper <= alpha {
+                            return upper;
+                        }
+                        alpha = alpha.max(lower);
+                        beta = beta.min(upper);
+                        tt_sq = e.best as u32;
+                    }
+                } else if use_table {
                     if let Some(e) = c.tt.probe(p, o) {
                         // Every entry is a full-depth result (the solver's table holds nothing else).
                         let s = e.score as i32;
@@ -210,6 +256,7 @@ macro_rules! search_impl {
                         }
                     }
                 }
+                let (alpha1, beta1) = (alpha, beta);
                 let moves = $moves(p, o) & lay.mask;
                 if moves == 0 {
                     if $moves(o, p) & lay.mask == 0 {
@@ -230,7 +277,13 @@ macro_rules! search_impl {
                         // Enhanced transposition cut-off: a child whose stored upper bound
                         // already refutes the window ends the node before any search.
                         let (np, no) = (o ^ flips, p ^ flips ^ (1 << sq));
-                        if let Some(e) = c.tt.probe(np, no) {
+                        if empties - 1 <= CACHE_MAX {
+                            if let Some(e) = c.cache.probe(np, no) {
+                                if -(e.upper as i32) >= beta {
+                                    return -(e.upper as i32);
+                                }
+                            }
+                        } else if let Some(e) = c.tt.probe(np, no) {
                             if matches!(e.bound, Bound::Upper | Bound::Exact) && -(e.score as i32) >= beta {
                                 return -(e.score as i32);
                             }
@@ -257,6 +310,16 @@ macro_rules! search_impl {
                         lay.square_value[sq as usize] + if odd >> sq & 1 != 0 { 16 } else { 0 }
                     };
                     list.push(Scored { flips, sq, score });
+                }
+                if c.tech.fastest_first && empties >= SORT_MIN && list.len() > 1 {
+                    // Far from the leaves a subtree is worth a shallow search to order it.
+                    for m in list.iter_mut() {
+                        if m.sq != tt_sq {
+                            let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
+                            let v = -eval_ab(c, np, no, -EVAL_INF, EVAL_INF, SORT_DEPTH);
+                            m.score += v << SORT_SHIFT;
+                        }
+                    }
                 }
                 let mut best = -INF;
                 let mut best_sq = 64;
@@ -295,7 +358,11 @@ macro_rules! search_impl {
                         }
                     }
                 }
-                if use_table {
+                if in_cache {
+                    let lower = if best > alpha1 { best } else { -INF };
+                    let upper = if best < beta1 { best } else { INF };
+                    c.cache.store(p, o, lower, upper, best_sq);
+                } else if use_table {
                     let bound = if best <= alpha0 {
                         Bound::Upper
                     } else if best >= beta0 {
@@ -305,6 +372,43 @@ macro_rules! search_impl {
                     };
                     let mv = othello_rules::Square::from_index(best_sq as u8).map(Move::Place);
                     c.tt.store(p, o, empties as u8, best as i16, bound, mv);
+                }
+                best
+            }
+
+            /// A shallow fail-soft alpha-beta with the ordering evaluation at the leaves.
+            $(#[$attr])*
+            fn eval_ab(c: &mut Ctx<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, depth: u32) -> i32 {
+                let lay = c.layout;
+                let pm = $moves(p, o) & lay.mask;
+                if depth == 0 || pm == 0 {
+                    let om = $moves(o, p) & lay.mask;
+                    if pm == 0 {
+                        if om == 0 {
+                            return final_score(p, o, lay.squares) * EVAL_DISC;
+                        }
+                        if depth > 0 {
+                            return -eval_ab(c, o, p, -beta, -alpha, depth);
+                        }
+                    }
+                    return eval_leaf(p, o, pm, om, lay);
+                }
+                let mut best = -EVAL_INF;
+                let mut m = pm;
+                while m != 0 {
+                    let sq = m.trailing_zeros();
+                    m &= m - 1;
+                    let f = $flips(p, o, sq);
+                    let v = -eval_ab(c, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, depth - 1);
+                    if v > best {
+                        best = v;
+                        if v >= beta {
+                            break;
+                        }
+                        if v > alpha {
+                            alpha = v;
+                        }
+                    }
                 }
                 best
             }
@@ -616,11 +720,13 @@ mod tests {
                 halt: &never,
                 stopped: false,
                 table_min: TABLE_MIN,
+                cache: Cache::new(),
             };
             tt.clear();
             let a = search_portable(&mut ctx, p, o, alpha, beta);
             let nodes = ctx.nodes;
             ctx.nodes = 0;
+            ctx.cache = Cache::new();
             tt.clear();
             let b = search(&mut ctx, p, o, alpha, beta);
             // Same code, same order: the same value and the same tree.

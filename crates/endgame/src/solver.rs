@@ -1,5 +1,6 @@
 //! The public solver: root search, principal variation, threads.
 
+use crate::cache::Cache;
 use crate::layout::Layout;
 use crate::search::{self, Ctx, Techniques};
 use othello_rules::{BoardSize, Move, Position, Square, movegen};
@@ -136,6 +137,7 @@ impl Solver {
             halt,
             stopped: false,
             table_min: search::TABLE_MIN,
+            cache: Cache::new(),
         }
     }
 

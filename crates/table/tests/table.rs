@@ -297,6 +297,14 @@ fn many_threads_never_see_torn_or_wrong_entries() {
     // One bucket: every store competes for four slots under a single lock.
     let tiny = TranspositionTable::new(0);
     assert!(hammer(&tiny, &keys[..12], 4, time, false) > 1000);
+    // One bucket, 16 keys that are all the pairs of 4 players and 4 opponents: a slot read
+    // while it is rewritten (one key's player, another's opponent) forms another stored key,
+    // whose contents differ, so a probe that used a torn slot would fail the check.
+    let b = &base;
+    let cross: Vec<(u64, u64)> = (0..4).flat_map(|i| (0..4).map(move |j| (b[i].0, b[j].1))).collect();
+    let one = TranspositionTable::new(0);
+    let h = hammer(&one, &cross, 4, time, false);
+    assert!(h > 1000 && one.stats().hits == h, "{h} hits, {:?}", one.stats());
     // 8192 buckets, 1024 stripes, 4600 keys plus heavy reuse: many buckets overflow.
     let small = TranspositionTable::new(1);
     let h = hammer(&small, &keys, 6, time, false);

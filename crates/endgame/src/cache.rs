@@ -8,7 +8,7 @@
 //! across solves of the same board size.
 
 /// Most empty squares of a position kept here (more go to the shared table).
-pub(crate) const CACHE_MAX: u32 = 13;
+pub(crate) const CACHE_MAX: u32 = 12;
 
 /// log2 of the number of entries (24 bytes each).
 const BITS: u32 = 16;

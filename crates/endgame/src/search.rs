@@ -43,6 +43,16 @@ const EVAL_DISC: i32 = 8;
 /// Beyond every ordering evaluation.
 const EVAL_INF: i32 = 1 << 20;
 
+pub(crate) fn knob(name: &str, default: i32) -> i32 {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+pub(crate) fn knobs() -> &'static [i32; 6] {
+    static K: std::sync::OnceLock<[i32; 6]> = std::sync::OnceLock::new();
+    K.get_or_init(|| {
+        [knob("EG_SORT_MIN", 14), knob("EG_D2", 99), knob("EG_SHIFT", 14), knob("EG_MOB", 4), knob("EG_CORNER", 12), knob("EG_POT", 1)]
+    })
+}
+
 /// Depth of the ordering search (plies before the evaluation).
 const SORT_DEPTH: u32 = 1;
 
@@ -60,7 +70,8 @@ fn eval_leaf(p: u64, o: u64, pm: u64, om: u64, lay: &Layout) -> i32 {
     let corners = (p & c).count_ones() as i32 - (o & c).count_ones() as i32;
     let empty = lay.mask & !(p | o);
     let pot = (neighbours(o) & empty).count_ones() as i32 - (neighbours(p) & empty).count_ones() as i32;
-    4 * mob + 12 * corners + pot
+    let k = knobs();
+    k[3] * mob + k[4] * corners + k[5] * pot
 }
 
 /// Which techniques are on (all by default); switching one off measures what it brings.
@@ -311,13 +322,15 @@ macro_rules! search_impl {
                     };
                     list.push(Scored { flips, sq, score });
                 }
-                if c.tech.fastest_first && empties >= SORT_MIN && list.len() > 1 {
+                let k = knobs();
+                if c.tech.fastest_first && empties >= k[0] as u32 && list.len() > 1 {
+                    let d = if empties >= k[1] as u32 { 2 } else { SORT_DEPTH };
                     // Far from the leaves a subtree is worth a shallow search to order it.
                     for m in list.iter_mut() {
                         if m.sq != tt_sq {
                             let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
-                            let v = -eval_ab(c, np, no, -EVAL_INF, EVAL_INF, SORT_DEPTH);
-                            m.score += v << SORT_SHIFT;
+                            let v = -eval_ab(c, np, no, -EVAL_INF, EVAL_INF, d);
+                            m.score += v << k[2];
                         }
                     }
                 }

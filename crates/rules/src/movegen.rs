@@ -74,6 +74,18 @@ pub fn legal_moves(player: u64, opponent: u64) -> u64 {
     }
 }
 
+/// The legal moves of both sides at once: `(legal_moves(player, opponent),
+/// legal_moves(opponent, player))`. One run-time switch and one call for both, which is what
+/// mobility evaluation needs.
+#[inline]
+pub fn legal_moves_both(player: u64, opponent: u64) -> (u64, u64) {
+    if chosen() == AVX2 {
+        x86::legal_moves_both(player, opponent)
+    } else {
+        (portable::legal_moves(player, opponent), portable::legal_moves(opponent, player))
+    }
+}
+
 /// The opponent discs flipped when `player` plays on square `sq` (0..64); empty when the move
 /// flips nothing (that is, when it is not legal). `sq` must be an empty square.
 ///
@@ -210,6 +222,25 @@ pub mod x86 {
         // SAFETY: only called after `available()` confirmed AVX2 (the backend is chosen once
         // in `detect`, from `available()`).
         unsafe { legal_moves_avx2(player, opponent) }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub(super) fn legal_moves_both(player: u64, opponent: u64) -> (u64, u64) {
+        // SAFETY: as in `legal_moves`.
+        unsafe { both_avx2(player, opponent) }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    pub(super) fn legal_moves_both(player: u64, opponent: u64) -> (u64, u64) {
+        (super::portable::legal_moves(player, opponent), super::portable::legal_moves(opponent, player))
+    }
+
+    /// Both sides' moves in one AVX2 function, so both fills inline.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn both_avx2(p: u64, o: u64) -> (u64, u64) {
+        (legal_moves_avx2(p, o), legal_moves_avx2(o, p))
     }
 
     #[cfg(target_arch = "x86_64")]

@@ -1,10 +1,11 @@
 //! A bucket of [`WAYS`] slots and the replacement policy, shared by the locked and the local table.
 //!
-//! The slots are atomic words, but every access in this crate happens either under the bucket's
-//! stripe lock ([`crate::TranspositionTable`]) or through `&mut` ([`crate::LocalTable`]), so the
-//! atomics are only there to allow shared mutation without `unsafe`: they are all `Relaxed` and
-//! compile to plain loads and stores. The lock (or the exclusive borrow) is what orders them and
-//! what makes a slot's three words change together.
+//! The slots are atomic words accessed with `Relaxed` loads and stores (plain `mov`s on x86):
+//! the atomics allow shared mutation without `unsafe`, but nothing here makes a slot's three
+//! words change together. That is the caller's job: [`crate::LocalTable`] has `&mut`-like
+//! exclusive use (it is not `Sync`); [`crate::TranspositionTable`] writes a bucket only under its
+//! stripe lock and discards a lock-free [`Bucket::probe`] whenever the stripe's version word
+//! shows that a store overlapped it (a seqlock, see `table.rs`).
 
 use crate::entry::{self, Bound, Entry};
 use othello_rules::Move;

@@ -7,10 +7,12 @@
 //!
 //! - **No false hits.** An entry stores the whole side-relative position (both bitboards), and a
 //!   probe returns an entry only when both are equal. The hash only chooses the bucket.
-//! - **No torn entries.** Each bucket belongs to one of up to 1024 stripes, each a `parking_lot`
-//!   mutex chosen by the hash; a probe or a store holds its stripe's lock for a few loads and
-//!   stores, so an entry is always read and written whole. The locks are private: a lock-free
-//!   bucket could replace them without changing the API.
+//! - **No torn entries.** Each bucket belongs to one of up to 1024 stripes chosen by the hash.
+//!   A store holds its stripe's `parking_lot` mutex and makes the stripe's version word odd
+//!   while it writes. A probe takes no lock: it reads the version, the bucket, and the version
+//!   again, and uses what it read only if the version was even and did not change (a seqlock);
+//!   otherwise it retries a few times, then reports a miss. So an entry is always read and
+//!   written whole, and probes never wait. The locks and versions are private.
 //! - **Bounds as stored.** [`Bound::Exact`], [`Bound::Lower`] (true score >= stored) and
 //!   [`Bound::Upper`] (true score <= stored) come back exactly as stored; deciding what a bound
 //!   allows is the caller's business.

@@ -1,43 +1,80 @@
-//! The shared table: buckets guarded by a stripe of `parking_lot` mutexes.
+//! The shared table: lock-free probes validated by a per-stripe version word (a seqlock), stores
+//! under a stripe of `parking_lot` mutexes.
 
 use crate::bucket::{self, Bucket, StoreOutcome};
 use crate::{Bound, Entry, TableStats};
 use othello_rules::Move;
 use parking_lot::Mutex;
 use std::fmt;
-use std::sync::atomic::AtomicU8;
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicU8, AtomicU64, fence};
 
 /// Most stripes a table has (fewer when it has fewer buckets). 1024 stripes make two threads
-/// meet on the same lock about once in a thousand accesses, for 64 KiB of locks.
+/// meet on the same stripe about once in a thousand accesses, for 64 KiB of stripes.
 const MAX_STRIPES: usize = 1024;
 
-/// Counters of the operations on one stripe, guarded by the stripe's lock.
-#[derive(Default)]
-struct Counters {
-    probes: u64,
-    hits: u64,
-    stores: u64,
-    replacements: u64,
-}
+/// How many times a probe reads its bucket again when a store to the same stripe overlapped the
+/// read, before it gives up and reports a miss (a miss is always a correct answer).
+const PROBE_ATTEMPTS: usize = 4;
 
-/// A lock with its counters, alone on its cache line: counting touches the line the lock
-/// acquisition has just taken, and two stripes never share a line (no false sharing).
+/// A writer lock, the version word readers validate against, and the counters of the
+/// operations on the stripe, alone on one cache line: a probe reads the version and bumps one
+/// counter on that line, a store also takes the lock there, and two stripes never share a
+/// line (no false sharing).
+///
+/// The version is even when no store is in progress on the stripe. A writer (holding `lock`)
+/// makes it odd, writes its bucket, and makes it even again, so a reader that sees the same
+/// even version before and after reading a bucket knows no store overlapped its read.
 #[derive(Default)]
 #[repr(align(64))]
 struct Stripe {
-    lock: Mutex<Counters>,
+    lock: Mutex<()>,
+    version: AtomicU64,
+    /// Probes that found their position (lock-free: `fetch_add`).
+    hits: AtomicU64,
+    /// Probes that did not (lock-free: `fetch_add`).
+    misses: AtomicU64,
+    /// Stores that did not evict another position (written only under `lock`).
+    plain_stores: AtomicU64,
+    /// Stores that evicted another position (written only under `lock`).
+    replacements: AtomicU64,
 }
 
 const _: () = assert!(size_of::<Stripe>() == 64);
+
+impl Stripe {
+    /// Runs `write` (which modifies buckets of this stripe) under the lock, with the version
+    /// odd while it runs.
+    #[inline]
+    fn write<R>(&self, write: impl FnOnce() -> R) -> R {
+        let _guard = self.lock.lock();
+        let v = self.version.load(Relaxed);
+        self.version.store(v.wrapping_add(1), Relaxed);
+        // Orders the odd version before the slot stores: a reader that sees any of them then
+        // sees the odd (or a later) version when it re-reads it after its acquire fence.
+        fence(Release);
+        let r = write();
+        // Publishes the slot stores with the even version.
+        self.version.store(v.wrapping_add(2), Release);
+        r
+    }
+
+    /// Adds one to a counter that only the holder of `lock` writes: a plain load and store,
+    /// no read-modify-write.
+    #[inline]
+    fn bump_locked(counter: &AtomicU64) {
+        counter.store(counter.load(Relaxed) + 1, Relaxed);
+    }
+}
 
 /// A transposition table shared by any number of threads through `&self`.
 ///
 /// Keys are side-relative positions (`player`, `opponent` bitboards) and are stored whole, so a
 /// probe never returns the entry of another position. Buckets hold four entries; the table
-/// has a power-of-two number of buckets and a stripe of locks, each guarding a contiguous group
-/// of buckets; the bucket (and so the lock) is chosen by a hash of the position. See the crate
-/// documentation for the replacement policy.
+/// has a power-of-two number of buckets and a stripe of locks and version words, each covering
+/// a contiguous group of buckets; the bucket (and so the stripe) is chosen by a hash of the
+/// position. Probes take no lock and never wait; see the crate documentation for how they
+/// stay exact, and for the replacement policy.
 ///
 /// ```
 /// use othello_table::{Bound, TranspositionTable};
@@ -91,14 +128,36 @@ impl TranspositionTable {
     }
 
     /// A copy of the entry of this position, if stored.
+    ///
+    /// Takes no lock and never waits: the bucket is read between two reads of its stripe's
+    /// version and the result is used only if no store overlapped (otherwise the read is
+    /// retried a few times, then reported as a miss).
     #[inline]
     pub fn probe(&self, player: u64, opponent: u64) -> Option<Entry> {
         let (bucket, stripe) = self.locate(player, opponent);
-        let mut counters = stripe.lock.lock();
-        counters.probes += 1;
-        let found = bucket.probe(player, opponent);
-        counters.hits += found.is_some() as u64;
+        let found = Self::read(bucket, stripe, player, opponent);
+        let counter = if found.is_some() { &stripe.hits } else { &stripe.misses };
+        counter.fetch_add(1, Relaxed);
         found
+    }
+
+    /// The seqlock read of `bucket`: `None` if absent or if every attempt overlapped a store.
+    #[inline]
+    fn read(bucket: &Bucket, stripe: &Stripe, player: u64, opponent: u64) -> Option<Entry> {
+        for _ in 0..PROBE_ATTEMPTS {
+            let before = stripe.version.load(Acquire);
+            if before & 1 == 0 {
+                let found = bucket.probe(player, opponent);
+                // Orders the slot loads before the second version load: if any of them saw a
+                // store made after `before`, this load sees that store's odd version or later.
+                fence(Acquire);
+                if stripe.version.load(Relaxed) == before {
+                    return found;
+                }
+            }
+            std::hint::spin_loop();
+        }
+        None
     }
 
     /// Stores a result for this position, stamped with the current generation.
@@ -110,10 +169,15 @@ impl TranspositionTable {
     pub fn store(&self, player: u64, opponent: u64, depth: u8, score: i16, bound: Bound, best_move: Option<Move>) {
         let generation = self.generation.load(Relaxed);
         let (bucket, stripe) = self.locate(player, opponent);
-        let mut counters = stripe.lock.lock();
-        let outcome = bucket.store(player, opponent, depth, score, bound, best_move, generation);
-        counters.stores += 1;
-        counters.replacements += (outcome == StoreOutcome::Replaced) as u64;
+        stripe.write(|| {
+            let outcome = bucket.store(player, opponent, depth, score, bound, best_move, generation);
+            let counter = if outcome == StoreOutcome::Replaced {
+                &stripe.replacements
+            } else {
+                &stripe.plain_stores
+            };
+            Stripe::bump_locked(counter);
+        });
     }
 
     /// Starts a new search: bumps the generation (wrapping after 255), so the entries written
@@ -128,12 +192,12 @@ impl TranspositionTable {
     }
 
     /// Empties every entry. Statistics and the generation are kept. Safe to call while other
-    /// threads use the table: each group of buckets is emptied under its lock.
+    /// threads use the table: each group of buckets is emptied under its stripe's lock (probes
+    /// of a group being emptied report misses).
     pub fn clear(&self) {
         let group = 1 << self.shift;
         for (stripe, buckets) in self.stripes.iter().zip(self.buckets.chunks(group)) {
-            let _guard = stripe.lock.lock();
-            buckets.iter().for_each(Bucket::clear);
+            stripe.write(|| buckets.iter().for_each(Bucket::clear));
         }
     }
 
@@ -152,13 +216,14 @@ impl TranspositionTable {
     /// The counters summed over all stripes.
     pub fn stats(&self) -> TableStats {
         let mut total = TableStats::default();
-        for stripe in self.stripes.iter() {
-            let c = stripe.lock.lock();
+        for s in self.stripes.iter() {
+            let (hits, misses) = (s.hits.load(Relaxed), s.misses.load(Relaxed));
+            let (plain, replacements) = (s.plain_stores.load(Relaxed), s.replacements.load(Relaxed));
             total += TableStats {
-                probes: c.probes,
-                hits: c.hits,
-                stores: c.stores,
-                replacements: c.replacements,
+                probes: hits + misses,
+                hits,
+                stores: plain + replacements,
+                replacements,
             };
         }
         total
@@ -166,8 +231,11 @@ impl TranspositionTable {
 
     /// Sets all counters to zero.
     pub fn reset_stats(&self) {
-        for stripe in self.stripes.iter() {
-            *stripe.lock.lock() = Counters::default();
+        for s in self.stripes.iter() {
+            let _guard = s.lock.lock();
+            for c in [&s.hits, &s.misses, &s.plain_stores, &s.replacements] {
+                c.store(0, Relaxed);
+            }
         }
     }
 
@@ -213,5 +281,32 @@ mod tests {
             assert_eq!(t.stripes.len() << t.shift, n);
             assert_eq!((n - 1) >> t.shift, t.stripes.len() - 1);
         }
+    }
+
+    #[test]
+    fn stores_move_the_version_by_two_and_probes_leave_it() {
+        let t = TranspositionTable::new(0);
+        let v = || t.stripes[0].version.load(Relaxed);
+        assert_eq!(v(), 0);
+        t.store(1, 2, 3, 4, Bound::Exact, None);
+        assert_eq!(v(), 2);
+        assert!(t.probe(1, 2).is_some() && t.probe(2, 1).is_none());
+        assert_eq!(v(), 2);
+        t.clear();
+        assert_eq!(v(), 4);
+    }
+
+    #[test]
+    fn a_probe_during_a_store_is_a_miss_and_never_reads_the_bucket() {
+        let t = TranspositionTable::new(0);
+        t.store(1, 2, 3, 4, Bound::Exact, None);
+        let stripe = &t.stripes[0];
+        // A store in progress (odd version): the entry is there, but the probe must not use it.
+        stripe.version.store(3, Relaxed);
+        assert_eq!(t.probe(1, 2), None);
+        stripe.version.store(4, Relaxed);
+        assert_eq!(t.probe(1, 2).unwrap().score, 4);
+        let s = t.stats();
+        assert_eq!((s.probes, s.hits, s.stores, s.replacements), (2, 1, 1, 0));
     }
 }

@@ -6,7 +6,7 @@ use othello_rules::{BoardSize, Position, movegen};
 /// Mobility: the number of squares the side to move may play minus the number the opponent
 /// could play if it were to move.
 ///
-/// Unit: one move. Uses the fast [`movegen::legal_moves`] (two calls). Does not depend on whose
+/// Unit: one move. Uses the fast [`movegen::legal_moves_both`] (one call for both sides). Does not depend on whose
 /// turn it is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Mobility;
@@ -15,8 +15,8 @@ pub struct Mobility;
 #[inline]
 pub fn mobility(player: u64, opponent: u64, size: BoardSize) -> i32 {
     let mask = size.mask().0;
-    let mine = movegen::legal_moves(player, opponent) & mask;
-    let theirs = movegen::legal_moves(opponent, player) & mask;
+    let (mine, theirs) = movegen::legal_moves_both(player, opponent);
+    let (mine, theirs) = (mine & mask, theirs & mask);
     mine.count_ones() as i32 - theirs.count_ones() as i32
 }
 

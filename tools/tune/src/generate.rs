@@ -16,7 +16,7 @@ use othello_rules::{Move, Position};
 use othello_search::{Limits, SearchConfig, Searcher};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use std::collections::HashSet;
+use ahash::AHashSet;
 use std::time::{Duration, Instant};
 
 /// Settings of a generation run.
@@ -110,7 +110,7 @@ pub fn generate(config: &GenConfig, mut progress: impl FnMut(u32, usize)) -> Gen
         tt_mib: config.tt_mib,
         threads: 1,
     });
-    let mut seen: HashSet<(u64, u64, bool)> = HashSet::new();
+    let mut seen: AHashSet<(u64, u64, bool)> = AHashSet::new();
     let mut out = Generated {
         samples: Vec::new(),
         games: 0,

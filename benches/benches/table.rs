@@ -1,5 +1,6 @@
-//! Transposition table: probe and store cost, shared (striped locks) against the same table
-//! without locks, and with two threads contending. Run: `cargo bench -p othello-benches --bench table`.
+//! Transposition table: probe and store cost, shared (lock-free probes, stores under striped
+//! locks; labelled `locked`) against the same table without locks, and with two threads contending.
+//! Run: `cargo bench -p othello-benches --bench table`.
 use criterion::{BenchmarkId, Criterion, criterion_main};
 use othello_rules::{Move, Position};
 use othello_table::{Bound, LocalTable, TranspositionTable};

@@ -35,7 +35,7 @@ pub struct BenchArgs {
 }
 
 /// The default search depth of the benchmark.
-pub const BENCH_DEPTH: u32 = 12;
+pub const BENCH_DEPTH: u32 = 13;
 /// The default perft depth of `--perft`.
 pub const PERFT_DEPTH: u32 = 8;
 

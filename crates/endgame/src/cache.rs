@@ -3,9 +3,10 @@
 //! Most table traffic comes from the nodes with 8 to [`CACHE_MAX`] empty squares, whose
 //! transpositions happen close together in the tree. The shared table costs an atomic counter
 //! and two cache lines per probe there; this direct-mapped array of exact `(player, opponent)`
-//! keys with a lower and an upper bound fits in the second-level cache and needs no
-//! synchronisation. Entries are facts about positions (full-depth bounds), so they stay valid
-//! across solves of the same board size.
+//! keys with a lower and an upper bound stays mostly in the processor caches and needs no
+//! synchronisation. Entries are facts about positions (full-depth bounds). Each search context
+//! (one per thread and per solve) has its own cache, allocated (1.5 MiB) at its first store, so
+//! the helper threads of a solve do not share these shallow results.
 
 /// Most empty squares of a position kept here (more go to the shared table).
 pub(crate) const CACHE_MAX: u32 = 12;

@@ -13,10 +13,12 @@
 //!   with a lower square index only has to equal it, so ties go to the lowest index whatever
 //!   the search order or the thread timing;
 //! - **far from the leaves** (more than 7 empty squares): stop check, stability cut-off,
-//!   transposition table (a shared [`othello_table::TranspositionTable`]; every entry is a
-//!   full-depth bound, so any hit is usable), fastest-first move ordering (fewest opponent
-//!   moves, corners counted twice, then the opponent's potential mobility, parity and square
-//!   quality), PVS inside open windows, null windows elsewhere;
+//!   transposition table (a shared [`othello_table::TranspositionTable`] from 13 empty squares,
+//!   a small lock-free table of each thread's own below; every entry is a full-depth bound, so
+//!   any hit is usable), fastest-first move ordering (fewest opponent moves, corners counted
+//!   twice, then the opponent's potential mobility, parity and square quality), from 14 empty
+//!   squares combined with a 1- to 3-ply search with a mobility/corner evaluation, PVS inside
+//!   open windows, null windows elsewhere;
 //! - **near the leaves** (5 to 7): no table, no sorting: odd quadrants first (parity), then
 //!   Edax's static square order, with the stability cut-off;
 //! - **last four squares**: no move generation, parity order; the last square is scored from a

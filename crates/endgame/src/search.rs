@@ -2,9 +2,12 @@
 //! children down to the last empty square.
 //!
 //! Layers, as in Edax's `endgame.c`, by number of empty squares `e`:
-//! - `e > SHALLOW_MAX` ([`ab`]): stop check, stability cut-off, transposition table, moves
-//!   sorted fastest-first (fewest opponent moves, corners counted twice; then the opponent's
-//!   potential mobility; then parity and square quality), PVS when the window is open;
+//! - `e > SHALLOW_MAX` ([`ab`]): stop check, stability cut-off, transposition table (the
+//!   thread's own [`Cache`] up to [`CACHE_MAX`] empties, the shared table above), moves sorted
+//!   fastest-first (fewest opponent moves, corners counted twice; then the opponent's potential
+//!   mobility; then parity and square quality), plus from [`SORT_MIN`] empties the value of a
+//!   1-ply (2 from [`SORT_DEEPER`], 3 from [`SORT_DEEPEST`]) search with a mobility/corner
+//!   evaluation; PVS when the window is open;
 //! - `5 <= e <= SHALLOW_MAX` (`shallow`): no table and no sorting: moves in odd quadrants
 //!   first (parity), then by static square quality, with the stability cut-off;
 //! - `e <= 4`: `solve4`..`solve2` try the empty squares directly (no move generation), in
@@ -43,18 +46,15 @@ const EVAL_DISC: i32 = 8;
 /// Beyond every ordering evaluation.
 const EVAL_INF: i32 = 1 << 20;
 
-pub(crate) fn knob(name: &str, default: i32) -> i32 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
-}
-pub(crate) fn knobs() -> &'static [i32; 6] {
-    static K: std::sync::OnceLock<[i32; 6]> = std::sync::OnceLock::new();
-    K.get_or_init(|| {
-        [knob("EG_SORT_MIN", 14), knob("EG_D2", 99), knob("EG_SHIFT", 14), knob("EG_MOB", 4), knob("EG_CORNER", 12), knob("EG_POT", 1)]
-    })
-}
-
-/// Depth of the ordering search (plies before the evaluation).
+/// Depth of the ordering search (plies before the evaluation): 1, 2 from [`SORT_DEEPER`]
+/// empty squares, 3 from [`SORT_DEEPEST`].
 const SORT_DEPTH: u32 = 1;
+
+/// Fewest empty squares at which the ordering search looks two plies ahead.
+const SORT_DEEPER: u32 = 20;
+
+/// Fewest empty squares at which the ordering search looks three plies ahead.
+const SORT_DEEPEST: u32 = 24;
 
 /// Weight of the ordering search's value in a move's sort key (a shift): one unit of the
 /// evaluation's mobility term weighs as much as one opponent move in the fastest-first key.
@@ -70,8 +70,7 @@ fn eval_leaf(p: u64, o: u64, pm: u64, om: u64, lay: &Layout) -> i32 {
     let corners = (p & c).count_ones() as i32 - (o & c).count_ones() as i32;
     let empty = lay.mask & !(p | o);
     let pot = (neighbours(o) & empty).count_ones() as i32 - (neighbours(p) & empty).count_ones() as i32;
-    let k = knobs();
-    k[3] * mob + k[4] * corners + k[5] * pot
+    4 * mob + 12 * corners + pot
 }
 
 /// Which techniques are on (all by default); switching one off measures what it brings.
@@ -322,15 +321,20 @@ macro_rules! search_impl {
                     };
                     list.push(Scored { flips, sq, score });
                 }
-                let k = knobs();
-                if c.tech.fastest_first && empties >= k[0] as u32 && list.len() > 1 {
-                    let d = if empties >= k[1] as u32 { 2 } else { SORT_DEPTH };
+                if c.tech.fastest_first && empties >= SORT_MIN && list.len() > 1 {
+                    let depth = if empties >= SORT_DEEPEST {
+                        SORT_DEPTH + 2
+                    } else if empties >= SORT_DEEPER {
+                        SORT_DEPTH + 1
+                    } else {
+                        SORT_DEPTH
+                    };
                     // Far from the leaves a subtree is worth a shallow search to order it.
                     for m in list.iter_mut() {
                         if m.sq != tt_sq {
                             let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
-                            let v = -eval_ab(c, np, no, -EVAL_INF, EVAL_INF, d);
-                            m.score += v << k[2];
+                            let v = -eval_ab(lay, np, no, -EVAL_INF, EVAL_INF, depth);
+                            m.score += v << SORT_SHIFT;
                         }
                     }
                 }
@@ -391,8 +395,7 @@ macro_rules! search_impl {
 
             /// A shallow fail-soft alpha-beta with the ordering evaluation at the leaves.
             $(#[$attr])*
-            fn eval_ab(c: &mut Ctx<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, depth: u32) -> i32 {
-                let lay = c.layout;
+            fn eval_ab(lay: &Layout, p: u64, o: u64, mut alpha: i32, beta: i32, depth: u32) -> i32 {
                 let pm = $moves(p, o) & lay.mask;
                 if depth == 0 || pm == 0 {
                     let om = $moves(o, p) & lay.mask;
@@ -401,7 +404,7 @@ macro_rules! search_impl {
                             return final_score(p, o, lay.squares) * EVAL_DISC;
                         }
                         if depth > 0 {
-                            return -eval_ab(c, o, p, -beta, -alpha, depth);
+                            return -eval_ab(lay, o, p, -beta, -alpha, depth);
                         }
                     }
                     return eval_leaf(p, o, pm, om, lay);
@@ -412,7 +415,7 @@ macro_rules! search_impl {
                     let sq = m.trailing_zeros();
                     m &= m - 1;
                     let f = $flips(p, o, sq);
-                    let v = -eval_ab(c, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, depth - 1);
+                    let v = -eval_ab(lay, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, depth - 1);
                     if v > best {
                         best = v;
                         if v >= beta {

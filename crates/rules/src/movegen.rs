@@ -82,7 +82,10 @@ pub fn legal_moves_both(player: u64, opponent: u64) -> (u64, u64) {
     if chosen() == AVX2 {
         x86::legal_moves_both(player, opponent)
     } else {
-        (portable::legal_moves(player, opponent), portable::legal_moves(opponent, player))
+        (
+            portable::legal_moves(player, opponent),
+            portable::legal_moves(opponent, player),
+        )
     }
 }
 
@@ -233,7 +236,10 @@ pub mod x86 {
 
     #[cfg(not(target_arch = "x86_64"))]
     pub(super) fn legal_moves_both(player: u64, opponent: u64) -> (u64, u64) {
-        (super::portable::legal_moves(player, opponent), super::portable::legal_moves(opponent, player))
+        (
+            super::portable::legal_moves(player, opponent),
+            super::portable::legal_moves(opponent, player),
+        )
     }
 
     /// Both sides' moves in one AVX2 function, so both fills inline.

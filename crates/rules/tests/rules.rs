@@ -39,7 +39,11 @@ fn fast_move_generation_matches_reference_on_random_positions() {
             assert_eq!(pos.legal_moves(), expected, "{pos}");
             let (mine, theirs) = movegen::legal_moves_both(p, o);
             assert_eq!(Bitboard(mine & mask), expected, "{pos}");
-            assert_eq!(Bitboard(theirs & mask), reference::legal_moves(&pos.pass_unchecked()), "{pos}");
+            assert_eq!(
+                Bitboard(theirs & mask),
+                reference::legal_moves(&pos.pass_unchecked()),
+                "{pos}"
+            );
             assert_eq!(Bitboard(movegen::portable::legal_moves(p, o) & mask), expected, "{pos}");
             if let Some(fast) = movegen::variants::legal_moves_fast(p, o) {
                 assert_eq!(Bitboard(fast & mask), expected, "{pos}");

@@ -10,13 +10,13 @@
 //! never stored (its score needs no evaluation).
 
 use crate::data::Sample;
+use ahash::AHashSet;
 use othello_endgame::{SolveMode, Solver, SolverConfig};
 use othello_eval::WeightedEval;
 use othello_rules::{Move, Position};
 use othello_search::{Limits, SearchConfig, Searcher};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use ahash::AHashSet;
 use std::time::{Duration, Instant};
 
 /// Settings of a generation run.

@@ -6,7 +6,7 @@
 
 use crate::engine::search_config;
 use crate::error::{CliResult, input};
-use crate::output::Output;
+use crate::output::{Output, progress};
 use crate::perft::round_ms;
 use crate::search_cmd::discs;
 use crate::spec::Spec;
@@ -29,6 +29,9 @@ pub struct BenchArgs {
     /// Count perft leaves instead of searching (the rules-only workload).
     #[arg(long)]
     perft: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
     /// JSON Lines output.
     #[arg(long)]
     json: bool,
@@ -102,7 +105,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
     let (mut config, eval) = search_config(&mut Spec::from_str("pvs")?, Algorithm::Pvs)?;
     config.threads = args.threads;
     let mut searcher = Searcher::new(eval, config);
-    let bar = progress(positions.len() as u64, args.json);
+    let bar = progress(positions.len() as u64, "positions", args.quiet);
     let t0 = Instant::now();
     let mut total = 0u64;
     for pos in &positions {
@@ -163,17 +166,4 @@ pub fn run(args: &BenchArgs) -> CliResult {
         || json!({"positions": positions.len(), "depth": depth, "nodes": total, "time_ms": round_ms(secs * 1e3), "nps": nps}),
     );
     Ok(())
-}
-
-/// A progress bar on stderr (hidden when stderr is not a terminal or output is JSON).
-fn progress(len: u64, json: bool) -> indicatif::ProgressBar {
-    if json {
-        return indicatif::ProgressBar::hidden();
-    }
-    let bar = indicatif::ProgressBar::new(len);
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} positions {elapsed_precise}")
-            .expect("valid template"),
-    );
-    bar
 }

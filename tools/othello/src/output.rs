@@ -30,3 +30,15 @@ pub fn emit(line: &str) {
         std::process::exit(0);
     }
 }
+
+/// A progress bar on stderr counting `len` items of `what`. Hidden with `quiet`; indicatif also
+/// hides it when stderr is not a terminal, so scripts never see it.
+pub fn progress(len: u64, what: &str, quiet: bool) -> indicatif::ProgressBar {
+    if quiet {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    let template = format!("{{bar:30}} {{pos}}/{{len}} {what} {{elapsed_precise}} {{msg}}");
+    bar.set_style(indicatif::ProgressStyle::with_template(&template).expect("valid template"));
+    bar
+}

@@ -2,7 +2,7 @@
 
 use crate::engine::Engine;
 use crate::error::{CliError, CliResult, input};
-use crate::output::Output;
+use crate::output::{Output, progress};
 use crate::spec::Spec;
 use crate::stats::{Tally, Verdict};
 use othello_rules::text::{format_moves, play_sequence};
@@ -145,16 +145,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
     };
     let games = args.games as u64;
     let out = Output::new(args.json);
-    let bar = if args.quiet {
-        indicatif::ProgressBar::hidden()
-    } else {
-        let bar = indicatif::ProgressBar::new(games);
-        bar.set_style(
-            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} games {elapsed_precise} {msg}")
-                .expect("valid template"),
-        );
-        bar
-    };
+    let bar = progress(games, "games", args.quiet);
     let mut tally = Tally::default();
     let mut verdict = Verdict::Continue;
     for g in 0..games {

@@ -2,7 +2,7 @@
 //! checked against the scores the file lists.
 
 use crate::error::{CliError, CliResult, input};
-use crate::output::Output;
+use crate::output::{Output, progress};
 use crate::perft::round_ms;
 use othello_endgame::{SolveMode, Solver, SolverConfig};
 use othello_rules::{Move, ObfLine};
@@ -31,6 +31,9 @@ pub struct SolveArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
     /// JSON Lines output.
     #[arg(long)]
     json: bool,
@@ -106,6 +109,7 @@ pub fn run(args: &SolveArgs) -> CliResult {
     let out = Output::new(args.json);
     let t0 = Instant::now();
     let (mut total_nodes, mut mismatches) = (0u64, 0usize);
+    let bar = progress(lines.len() as u64, "positions", args.quiet);
     for (i, line) in lines.iter().enumerate() {
         let pos = line.position;
         let sol = solver.solve(&pos, mode);
@@ -130,16 +134,19 @@ pub fn run(args: &SolveArgs) -> CliResult {
         if ok == Some(false) {
             mismatches += 1;
             let (expected, _) = verdict.expect("checked");
-            eprintln!(
-                "MISMATCH position {}: {pos}: got {} {:+}, expected {:+}{}",
-                i + 1,
-                sol.best_move,
-                sol.score,
-                expected,
-                if all_ok { "" } else { " (or a move score differs)" }
-            );
+            bar.suspend(|| {
+                eprintln!(
+                    "MISMATCH position {}: {pos}: got {} {:+}, expected {:+}{}",
+                    i + 1,
+                    sol.best_move,
+                    sol.score,
+                    expected,
+                    if all_ok { "" } else { " (or a move score differs)" }
+                )
+            });
         }
-        out.line(
+        bar.inc(1);
+        bar.suspend(|| out.line(
             || {
                 let mut s = format!(
                     "#{:<3} {pos}  best {:<4} score {:+3}  nodes {:>12}  time {:>9.1} ms  {:>7.2} M nodes/s",
@@ -172,8 +179,9 @@ pub fn run(args: &SolveArgs) -> CliResult {
                 }
                 o
             },
-        );
+        ));
     }
+    bar.finish_and_clear();
     let ms = t0.elapsed().as_secs_f64() * 1e3;
     out.line(
         || {

@@ -333,7 +333,7 @@ macro_rules! search_impl {
                     for m in list.iter_mut() {
                         if m.sq != tt_sq {
                             let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
-                            let v = -eval_ab(lay, np, no, -EVAL_INF, EVAL_INF, depth);
+                            let v = -eval_ab(lay, np, no, -EVAL_INF, EVAL_INF, depth, &mut c.nodes);
                             m.score += v << SORT_SHIFT;
                         }
                     }
@@ -393,9 +393,11 @@ macro_rules! search_impl {
                 best
             }
 
-            /// A shallow fail-soft alpha-beta with the ordering evaluation at the leaves.
+            /// A shallow fail-soft alpha-beta with the ordering evaluation at the leaves. Its
+            /// nodes count in `nodes` like every other node of the solve.
             $(#[$attr])*
-            fn eval_ab(lay: &Layout, p: u64, o: u64, mut alpha: i32, beta: i32, depth: u32) -> i32 {
+            fn eval_ab(lay: &Layout, p: u64, o: u64, mut alpha: i32, beta: i32, depth: u32, nodes: &mut u64) -> i32 {
+                *nodes += 1;
                 let pm = $moves(p, o) & lay.mask;
                 if depth == 0 || pm == 0 {
                     let om = $moves(o, p) & lay.mask;
@@ -404,7 +406,7 @@ macro_rules! search_impl {
                             return final_score(p, o, lay.squares) * EVAL_DISC;
                         }
                         if depth > 0 {
-                            return -eval_ab(lay, o, p, -beta, -alpha, depth);
+                            return -eval_ab(lay, o, p, -beta, -alpha, depth, nodes);
                         }
                     }
                     return eval_leaf(p, o, pm, om, lay);
@@ -415,7 +417,7 @@ macro_rules! search_impl {
                     let sq = m.trailing_zeros();
                     m &= m - 1;
                     let f = $flips(p, o, sq);
-                    let v = -eval_ab(lay, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, depth - 1);
+                    let v = -eval_ab(lay, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, depth - 1, nodes);
                     if v > best {
                         best = v;
                         if v >= beta {

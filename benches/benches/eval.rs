@@ -10,8 +10,9 @@
 //! the time per call.
 #![expect(missing_docs, reason = "criterion_group! generates undocumented functions")]
 
-use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::measurement::{Measurement, WallTime};
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
+use othello_benches::{Rate, ThreadCpu, thread_cpu_ns};
 use othello_eval::{
     Corners, Discs, Evaluator, Feature, Mobility, Parity, PotentialMobility, Stability, WeightedEval, XcSquares,
 };
@@ -109,76 +110,11 @@ fn cpu(c: &mut Criterion<ThreadCpu>) {
     }
 }
 
-/// Nanoseconds the calling thread has run (Linux; updated at least every scheduler tick, so
-/// samples are kept long: about 200 ms each).
-fn thread_cpu_ns() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_whitespace().next()?.parse().ok()
-}
-
-/// Criterion measurement: CPU time of the benchmark thread.
-struct ThreadCpu;
-
-impl Measurement for ThreadCpu {
-    type Intermediate = u64;
-    type Value = u64;
-    fn start(&self) -> u64 {
-        thread_cpu_ns().unwrap_or(0)
-    }
-    fn end(&self, start: u64) -> u64 {
-        thread_cpu_ns().unwrap_or(0).saturating_sub(start)
-    }
-    fn add(&self, a: &u64, b: &u64) -> u64 {
-        a + b
-    }
-    fn zero(&self) -> u64 {
-        0
-    }
-    fn to_f64(&self, v: &u64) -> f64 {
-        *v as f64
-    }
-    fn formatter(&self) -> &dyn ValueFormatter {
-        &Nanos
-    }
-}
-
-/// Prints nanosecond values with a readable unit.
-struct Nanos;
-
-impl Nanos {
-    fn unit(typical: f64) -> (f64, &'static str) {
-        match typical {
-            t if t < 1e3 => (1.0, "ns"),
-            t if t < 1e6 => (1e-3, "µs"),
-            t if t < 1e9 => (1e-6, "ms"),
-            _ => (1e-9, "s"),
-        }
-    }
-}
-
-impl ValueFormatter for Nanos {
-    fn scale_values(&self, typical: f64, values: &mut [f64]) -> &'static str {
-        let (f, unit) = Nanos::unit(typical);
-        values.iter_mut().for_each(|v| *v *= f);
-        unit
-    }
-    fn scale_throughputs(&self, _typical: f64, throughput: &Throughput, values: &mut [f64]) -> &'static str {
-        if let Throughput::Elements(n) = throughput {
-            // Nanoseconds per batch to nanoseconds per element.
-            values.iter_mut().for_each(|v| *v /= *n as f64);
-        }
-        "ns/elem"
-    }
-    fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
-        "ns"
-    }
-}
-
 criterion_group!(wall_time, wall);
 criterion_group! {
     name = cpu_time;
     config = Criterion::default()
-        .with_measurement(ThreadCpu)
+        .with_measurement(ThreadCpu(Rate::TimePerElement))
         .sample_size(20)
         .measurement_time(Duration::from_secs(4));
     targets = cpu

@@ -5,8 +5,9 @@
 //! the time the thread waits for a core on a shared machine.
 #![expect(missing_docs, reason = "criterion_group! generates undocumented functions")]
 
-use criterion::measurement::{Measurement, ValueFormatter, WallTime};
+use criterion::measurement::{Measurement, WallTime};
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
+use othello_benches::{Rate, ThreadCpu, thread_cpu_ns};
 use othello_mcts::{Mcts, MctsConfig, PlayoutPolicy, playout, random_playout};
 use othello_rules::{Move, Position};
 use rand::rngs::SmallRng;
@@ -80,71 +81,9 @@ fn wall(c: &mut Criterion<WallTime>) {
     run(c.benchmark_group("mcts"));
 }
 
-fn cpu(c: &mut Criterion<ThreadCpuTime>) {
+fn cpu(c: &mut Criterion<ThreadCpu>) {
     if thread_cpu_ns().is_some() {
         run(c.benchmark_group("mcts-cpu"));
-    }
-}
-
-/// CPU time of the calling thread in nanoseconds (Linux only).
-fn thread_cpu_ns() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_whitespace().next()?.parse().ok()
-}
-
-/// CPU time of the benchmark thread, in nanoseconds.
-struct ThreadCpuTime;
-
-impl Measurement for ThreadCpuTime {
-    type Intermediate = u64;
-    type Value = u64;
-    fn start(&self) -> u64 {
-        thread_cpu_ns().unwrap_or(0)
-    }
-    fn end(&self, start: u64) -> u64 {
-        thread_cpu_ns().unwrap_or(0).saturating_sub(start)
-    }
-    fn add(&self, a: &u64, b: &u64) -> u64 {
-        a + b
-    }
-    fn zero(&self) -> u64 {
-        0
-    }
-    fn to_f64(&self, v: &u64) -> f64 {
-        *v as f64
-    }
-    fn formatter(&self) -> &dyn ValueFormatter {
-        &NanosFormatter
-    }
-}
-
-struct NanosFormatter;
-
-impl ValueFormatter for NanosFormatter {
-    fn scale_values(&self, typical: f64, values: &mut [f64]) -> &'static str {
-        let (factor, unit) = match typical {
-            t if t < 1e3 => (1.0, "ns"),
-            t if t < 1e6 => (1e-3, "µs"),
-            t if t < 1e9 => (1e-6, "ms"),
-            _ => (1e-9, "s"),
-        };
-        values.iter_mut().for_each(|v| *v *= factor);
-        unit
-    }
-    fn scale_throughputs(&self, typical: f64, throughput: &Throughput, values: &mut [f64]) -> &'static str {
-        let per = match *throughput {
-            Throughput::Bytes(n) | Throughput::BytesDecimal(n) | Throughput::Elements(n) => n as f64,
-        };
-        let (div, unit) = match per * 1e9 / typical {
-            r if r < 1e3 => (1.0, "elem/s"),
-            r if r < 1e6 => (1e3, "Kelem/s"),
-            _ => (1e6, "Melem/s"),
-        };
-        values.iter_mut().for_each(|v| *v = per * 1e9 / *v / div);
-        unit
-    }
-    fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
-        "ns"
     }
 }
 
@@ -156,7 +95,7 @@ criterion_group! {
 criterion_group! {
     name = cpu_time;
     config = Criterion::default()
-        .with_measurement(ThreadCpuTime)
+        .with_measurement(ThreadCpu(Rate::ElementsPerSecond))
         .sample_size(20)
         .measurement_time(Duration::from_secs(4));
     targets = cpu

@@ -14,7 +14,7 @@
 //! half points, so merging trees and comparing runs is exact.
 
 use crate::PlayoutPolicy;
-use crate::playout::{pick, playout_raw};
+use crate::playout::{pick, playout};
 use othello_rules::{Bitboard, Color, Move, Position, Square, movegen};
 use rand::Rng;
 use smallvec::SmallVec;
@@ -252,17 +252,7 @@ impl Tree {
         let (score, played_out) = if leaf.terminal {
             (pos.final_score(), false)
         } else {
-            let size = pos.size();
-            let s = playout_raw(
-                pos.player().0,
-                pos.opponent().0,
-                size.mask().0,
-                size.corners().0,
-                size.squares(),
-                policy,
-                rng,
-            );
-            (s, true)
+            (playout(&pos, policy, rng), true)
         };
         self.backpropagate(id, score.signum() * pos.side_to_move().sign());
         played_out

@@ -32,3 +32,24 @@ pub fn position(board: Option<&str>, size: Option<u8>, moves: Option<&str>) -> C
         None => Ok(start),
     }
 }
+
+/// The options every position-taking command shares: `--moves` and `--size`.
+#[derive(clap::Args, Debug)]
+pub struct Setup {
+    /// Moves played from the position (or from the start), e.g. f5d6c3.
+    #[arg(long)]
+    moves: Option<String>,
+    /// Board size of the start position when no position is given: 4, 6 or 8.
+    #[arg(long)]
+    size: Option<u8>,
+}
+
+impl Setup {
+    /// The position: `board` (or the start of `--size`) after `--moves`; see [`position`].
+    ///
+    /// # Errors
+    /// Bad input naming the problem.
+    pub fn position(&self, board: Option<&str>) -> CliResult<Position> {
+        position(board, self.size, self.moves.as_deref())
+    }
+}

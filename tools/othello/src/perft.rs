@@ -15,12 +15,8 @@ pub struct PerftArgs {
     /// Start from this position ("<board> X"; 16, 36 or 64 squares).
     #[arg(long, allow_hyphen_values = true)]
     position: Option<String>,
-    /// Moves played from the position (or from the start), e.g. f5d6c3.
-    #[arg(long)]
-    moves: Option<String>,
-    /// Board size of the start position: 4, 6 or 8.
-    #[arg(long)]
-    size: Option<u8>,
+    #[command(flatten)]
+    setup: crate::input::Setup,
     /// Print the count below each root move at the final depth.
     #[arg(long)]
     divide: bool,
@@ -37,7 +33,7 @@ pub struct PerftArgs {
 
 /// Runs `othello perft`.
 pub fn run(args: &PerftArgs) -> CliResult {
-    let pos = crate::input::position(args.position.as_deref(), args.size, args.moves.as_deref())?;
+    let pos = args.setup.position(args.position.as_deref())?;
     let depth = crate::check_depth(args.depth, 64)?;
     if args.threads == 0 || args.threads > 256 {
         return Err(input(format!("bad --threads {}: expected 1 to 256", args.threads)));

@@ -14,12 +14,8 @@ pub struct SearchArgs {
     /// The position, "<board> X"; the 8x8 start if omitted.
     #[arg(allow_hyphen_values = true)]
     position: Option<String>,
-    /// Moves played from the position (or from the start).
-    #[arg(long)]
-    moves: Option<String>,
-    /// Board size of the start position when no position is given: 4, 6 or 8.
-    #[arg(long)]
-    size: Option<u8>,
+    #[command(flatten)]
+    setup: crate::input::Setup,
     /// The engine spec, e.g. `pvs:depth=10,eval=mobility*10+corners*80,tt=64`.
     #[arg(long, short, default_value = "pvs")]
     engine: String,
@@ -51,7 +47,7 @@ fn pv_text(pv: &[Move]) -> String {
 
 /// Runs `othello search`.
 pub fn run(args: &SearchArgs) -> CliResult {
-    let pos = crate::input::position(args.position.as_deref(), args.size, args.moves.as_deref())?;
+    let pos = args.setup.position(args.position.as_deref())?;
     let mut spec: Spec = args.engine.parse()?;
     if let Some(d) = args.depth {
         if d < 1 {

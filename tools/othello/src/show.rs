@@ -10,12 +10,8 @@ pub struct ShowArgs {
     /// The position, "<board> X" (16, 36 or 64 squares, then X or O); the 8x8 start if omitted.
     #[arg(allow_hyphen_values = true)]
     position: Option<String>,
-    /// Moves played from the position (or from the start), e.g. f5d6c3.
-    #[arg(long)]
-    moves: Option<String>,
-    /// Board size of the start position when no position is given: 4, 6 or 8.
-    #[arg(long)]
-    size: Option<u8>,
+    #[command(flatten)]
+    setup: crate::input::Setup,
     /// JSON Lines output.
     #[arg(long)]
     json: bool,
@@ -23,7 +19,7 @@ pub struct ShowArgs {
 
 /// Runs `othello show`.
 pub fn run(args: &ShowArgs) -> CliResult {
-    let pos = crate::input::position(args.position.as_deref(), args.size, args.moves.as_deref())?;
+    let pos = args.setup.position(args.position.as_deref())?;
     let out = Output::new(args.json);
     let moves: Vec<String> = pos.moves().iter().map(|m| m.to_string()).collect();
     let (black, white) = pos.disc_counts();

@@ -120,11 +120,7 @@ impl Session {
         if self.pings_seen.load(Ordering::SeqCst) > self.pings_done {
             self.stop.store(true, Ordering::SeqCst);
         }
-        Limits {
-            depth: Some(self.depth),
-            stop: Some(self.stop.clone()),
-            ..Limits::default()
-        }
+        Limits::depth(self.depth).with_stop(self.stop.clone())
     }
 
     fn handle(&mut self, line: &str) {

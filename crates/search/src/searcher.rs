@@ -18,16 +18,9 @@ use othello_table::TranspositionTable;
 /// of one game (the table, killers and history).
 ///
 /// ```
-/// use othello_eval::Evaluator;
+/// use othello_eval::Discs; // centi-discs, as every evaluator
 /// use othello_rules::Position;
 /// use othello_search::{Limits, SearchConfig, Searcher};
-///
-/// struct Discs;
-/// impl Evaluator for Discs {
-///     fn evaluate(&self, pos: &Position) -> i32 {
-///         pos.disc_difference() * 100
-///     }
-/// }
 ///
 /// let mut searcher = Searcher::new(Discs, SearchConfig::default());
 /// let result = searcher.search(&Position::start(), &Limits::depth(4), |_| {});

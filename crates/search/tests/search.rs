@@ -593,3 +593,19 @@ fn the_searcher_is_a_player_reporting_its_search() {
     assert!(pos.is_legal(reply.best_move) && reply.depth >= 1);
     assert!(reply.time < std::time::Duration::from_millis(190), "{:?}", reply.time);
 }
+
+#[test]
+fn the_disc_evaluator_scores_a_three_disc_gain_as_three_hundred() {
+    // Every evaluator returns centi-discs: +3 discs after any opening move is +300, and the
+    // text form's bare `discs` is the same evaluator.
+    let start = Position::start();
+    let mut s = Searcher::new(othello_eval::Discs, SearchConfig::default());
+    assert_eq!(s.search(&start, &Limits::depth(1), |_| {}).score, 300);
+    let bare: othello_eval::WeightedEval = "discs".parse().unwrap();
+    let mut s = Searcher::new(bare, SearchConfig::default());
+    assert_eq!(s.search(&start, &Limits::depth(1), |_| {}).score, 300);
+    // A sure one-disc win (100) now outranks any raw feature count of a leaf.
+    let mut s = Searcher::new(othello_eval::Mobility, SearchConfig::default());
+    let r = s.search(&start, &Limits::depth(2), |_| {});
+    assert_eq!(r.score % 100, 0, "mobility scores whole moves of 100 centi-discs");
+}

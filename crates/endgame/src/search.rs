@@ -22,7 +22,7 @@ use crate::layout::Layout;
 use crate::stability::stable_discs;
 use othello_rules::Move;
 use othello_rules::movegen;
-use othello_table::{Bound, TranspositionTable};
+use othello_table::{BoardTable, Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A value beyond every score (scores lie in `-64..=64`).
@@ -111,7 +111,8 @@ impl Default for Techniques {
 /// One thread's search state.
 pub(crate) struct Ctx<'a> {
     pub layout: &'static Layout,
-    pub tt: &'a TranspositionTable,
+    /// The solver's table, seen for the board size of the solve.
+    pub tt: BoardTable<'a, TranspositionTable>,
     pub tech: Techniques,
     pub nodes: u64,
     /// The caller's stop request.
@@ -683,6 +684,7 @@ pub(crate) fn search_portable(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta:
 mod tests {
     use super::*;
     use othello_rules::{BoardSize, Position};
+    use othello_table::Table;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
 
@@ -732,7 +734,7 @@ mod tests {
             let beta = alpha + rng.random_range(1..30);
             let mut ctx = Ctx {
                 layout: Layout::of(size),
-                tt: &tt,
+                tt: tt.for_size(size),
                 tech: Techniques::default(),
                 nodes: 0,
                 stop: &never,

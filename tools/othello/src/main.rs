@@ -5,22 +5,8 @@
 //! board, an illegal move, an unknown option, a bad file), always with one line on stderr.
 #![forbid(unsafe_code)]
 
-mod bench;
-mod engine;
-mod error;
-mod input;
-mod nboard;
-mod output;
-mod perft;
-mod play;
-mod search_cmd;
-mod show;
-mod solve;
-mod spec;
-mod stats;
-
 use clap::{Parser, Subcommand};
-use error::{CliResult, input};
+use othello_cli::{bench, nboard, perft, play, search_cmd, show, solve};
 
 /// Othello engine toolkit: perft, benchmarks, search, solving, matches.
 #[derive(Parser, Debug)]
@@ -46,14 +32,6 @@ enum Command {
     Play(play::PlayArgs),
     /// Speak the NBoard engine protocol (version 2) on stdin/stdout.
     Nboard(nboard::NboardArgs),
-}
-
-/// Checks a depth given on the command line: 0 to `max`.
-pub fn check_depth(depth: i64, max: u32) -> CliResult<u32> {
-    if depth < 0 || depth > max as i64 {
-        return Err(input(format!("bad --depth {depth}: expected 0 to {max}")));
-    }
-    Ok(depth as u32)
 }
 
 fn main() {

@@ -84,7 +84,7 @@ fn end_of_input_during_a_deep_search_stops_it_and_exits() {
 /// A session kept open: lines are sent one batch at a time and the replies read as they come.
 struct Interactive {
     child: Child,
-    stdin: std::process::ChildStdin,
+    stdin: Option<std::process::ChildStdin>,
     lines: mpsc::Receiver<String>,
     seen: Vec<String>,
 }
@@ -104,15 +104,16 @@ impl Interactive {
         });
         Interactive {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
             seen: Vec::new(),
         }
     }
 
     fn send(&mut self, text: &str) {
-        self.stdin.write_all(text.as_bytes()).unwrap();
-        self.stdin.flush().unwrap();
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(text.as_bytes()).unwrap();
+        stdin.flush().unwrap();
     }
 
     /// Reads replies until one satisfies `done`; returns the replies read by this call.
@@ -134,12 +135,20 @@ impl Interactive {
     }
 
     fn close(mut self) {
-        drop(self.stdin);
+        drop(self.stdin.take());
         let t = Instant::now();
         while self.child.try_wait().unwrap().is_none() {
             assert!(t.elapsed() < HANG, "nboard did not exit after the end of its input");
             std::thread::sleep(Duration::from_millis(20));
         }
+    }
+}
+
+/// A failed test must not leave a deep search running.
+impl Drop for Interactive {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 

@@ -152,8 +152,9 @@ impl Solver {
     /// arrived before the score was known. The table only ever holds finished results, so a
     /// later solve still benefits from the work done.
     pub fn solve_with_stop(&mut self, pos: &Position, mode: SolveMode, stop: &AtomicBool) -> Option<Solution> {
-        let start = Instant::now();
         self.prepare(pos.size());
+        // Timed after the table is prepared (a first solve clears it): search time only.
+        let start = Instant::now();
         let layout = Layout::of(pos.size());
         let (lo, hi) = window(mode, layout.squares);
         let (p, o) = (pos.player().0, pos.opponent().0);
@@ -193,6 +194,11 @@ impl Solver {
     /// first, equal scores by square index (the OBF order). A position where the side to move
     /// must pass gives `[(Move::Pass, score)]`; a finished game gives `[]`.
     pub fn score_moves(&mut self, pos: &Position, mode: SolveMode) -> Vec<(Move, i32)> {
+        self.score_moves_counted(pos, mode).0
+    }
+
+    /// [`Solver::score_moves`] and the number of nodes it searched (all threads).
+    pub fn score_moves_counted(&mut self, pos: &Position, mode: SolveMode) -> (Vec<(Move, i32)>, u64) {
         self.prepare(pos.size());
         let layout = Layout::of(pos.size());
         let (lo, hi) = window(mode, layout.squares);
@@ -210,23 +216,25 @@ impl Solver {
                 let v = -search::search(&mut ctx, child.player().0, child.opponent().0, -hi, -lo);
                 out.push((mv, v.clamp(lo, hi)));
             }
-            out
+            (out, ctx.nodes)
         };
         let threads = self.threads.min(moves.len()).max(1);
         let this = &*self;
-        let mut scores: Vec<(Move, i32)> = if threads == 1 {
-            work(this)
+        let parts: Vec<(Vec<(Move, i32)>, u64)> = if threads == 1 {
+            vec![work(this)]
         } else {
             std::thread::scope(|s| {
                 let handles: Vec<_> = (0..threads).map(|_| s.spawn(|| work(this))).collect();
                 handles
                     .into_iter()
-                    .flat_map(|h| h.join().expect("solver thread panicked"))
+                    .map(|h| h.join().expect("solver thread panicked"))
                     .collect()
             })
         };
+        let nodes = parts.iter().map(|(_, n)| n).sum();
+        let mut scores: Vec<(Move, i32)> = parts.into_iter().flat_map(|(s, _)| s).collect();
         scores.sort_by_key(|&(mv, v)| (-v, mv.to_u8()));
-        scores
+        (scores, nodes)
     }
 
     /// A fail-soft alpha-beta search of `pos` in the window `(alpha, beta)`, in discs: the

@@ -123,7 +123,8 @@ impl<E: Evaluator> Searcher<E> {
         limits: &Limits,
         mut on_iteration: impl FnMut(&Iteration),
     ) -> SearchResult {
-        let clock = Clock::new(limits);
+        // The limits count from the call; the reported time restarts below, after the table.
+        let mut clock = Clock::new(limits);
         let pos = *pos;
         let moves = pos.moves();
         if moves.is_empty() {
@@ -132,6 +133,9 @@ impl<E: Evaluator> Searcher<E> {
         let config = self.config.clone();
         let prunes = config.algorithm.prunes();
         self.prepare_table(pos.size());
+        // Reported times and speeds cover the search only, not the table's allocation or
+        // clearing (the time limits still count from the call).
+        clock.start = std::time::Instant::now();
         self.heuristics.age();
         self.heuristics.clear_killers();
 

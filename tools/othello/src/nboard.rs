@@ -112,6 +112,10 @@ pub struct SessionConfig {
     /// Whether problems with the GUI's lines (a bad GGF record, an illegal move) are reported
     /// on stderr.
     pub diagnostics: bool,
+    /// Whether to read the input to its end before returning after `quit` or a closed output,
+    /// so that the reader thread has finished (for finite inputs: tests, fuzzing). Off on the
+    /// command line, where a GUI may keep its end of the pipe open after `quit`.
+    pub drain_input: bool,
 }
 
 impl Default for SessionConfig {
@@ -120,6 +124,7 @@ impl Default for SessionConfig {
             depth: crate::engine::DEFAULT_DEPTH,
             max_depth: 60,
             diagnostics: true,
+            drain_input: false,
         }
     }
 }
@@ -330,7 +335,7 @@ where
     let end_of_input = Arc::new(AtomicBool::new(false));
     let pings_seen = Arc::new(AtomicU64::new(0));
     let (tx, rx) = mpsc::channel::<String>();
-    {
+    let reader = {
         let (stop, end_of_input, pings_seen) = (stop.clone(), end_of_input.clone(), pings_seen.clone());
         std::thread::spawn(move || {
             let mut reader = BufReader::new(input);
@@ -358,8 +363,8 @@ where
             // Raised in this order; see `Session::limits`.
             end_of_input.store(true, Ordering::SeqCst);
             stop.store(true, Ordering::SeqCst);
-        });
-    }
+        })
+    };
     let mut session = Session {
         searcher,
         config,
@@ -372,11 +377,21 @@ where
         pings_seen,
         pings_done: 0,
     };
-    for line in rx {
+    let mut ended = true;
+    for line in rx.iter() {
         session.handle(&line);
         if session.closed {
+            ended = false;
             break;
         }
+    }
+    if !ended && config.drain_input {
+        rx.iter().for_each(drop);
+        ended = true;
+    }
+    if ended {
+        // The channel is closed: the reader thread has finished or is finishing.
+        let _ = reader.join();
     }
 }
 

@@ -176,11 +176,7 @@ impl<W: Write> Session<W> {
         if self.pings_seen.load(Ordering::SeqCst) > self.pings_done || self.end_of_input.load(Ordering::SeqCst) {
             self.stop.store(true, Ordering::SeqCst);
         }
-        Limits {
-            depth: Some(self.depth),
-            stop: Some(self.stop.clone()),
-            ..Limits::default()
-        }
+        Limits::depth(self.depth).with_stop(self.stop.clone())
     }
 
     /// Searches the current position, streaming a line per completed iteration (`nodestats`;

@@ -125,10 +125,11 @@ pub fn run(args: &SolveArgs) -> CliResult {
     } else {
         SolveMode::Exact
     };
-    let mut solver = Solver::new(SolverConfig {
-        tt_mib: args.hash,
-        threads: args.threads,
-    });
+    let mut solver = Solver::new(
+        SolverConfig::default()
+            .with_tt_mib(args.hash)
+            .with_threads(args.threads),
+    );
     let out = Output::new(args.json);
     // After the table's allocation (each position's time also excludes clearing it).
     let t0 = Instant::now();
@@ -145,10 +146,9 @@ pub fn run(args: &SolveArgs) -> CliResult {
         if args.all_moves {
             // The nodes and time reported cover both searches: the solve and the move scores.
             let t = Instant::now();
-            let (scores, more) = solver.score_moves_counted(&pos, mode);
+            move_scores = solver.score_moves(&pos, mode);
             time += t.elapsed();
-            nodes += more;
-            move_scores = scores;
+            nodes += solver.last_nodes();
             let value = |s: i32| if args.wld { s.signum() } else { s };
             for &(m, s) in &line.scores {
                 if let Some(&(_, got)) = move_scores.iter().find(|&&(mm, _)| mm == m)

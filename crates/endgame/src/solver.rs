@@ -276,8 +276,9 @@ impl Solver {
     /// arrived before the score was known. The table only ever holds finished results, so a
     /// later solve still benefits from the work done.
     pub fn solve_with_stop(&mut self, pos: &Position, mode: SolveMode, stop: &AtomicBool) -> Option<Solution> {
-        let start = Instant::now();
         self.prepare();
+        // Timed after the table is prepared (a first solve clears it): search time only.
+        let start = Instant::now();
         self.last_nodes = 0;
         let layout = Layout::of(pos.size());
         let (lo, hi) = window(mode, layout.squares);

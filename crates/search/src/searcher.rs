@@ -147,7 +147,8 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
     ) -> SearchResult {
         let pos = *pos;
         let empties = pos.empty_count();
-        let clock = Clock::new(limits, empties);
+        // The limits count from the call; the reported time restarts below, after the table.
+        let mut clock = Clock::new(limits, empties);
         let moves = pos.moves();
         if moves.is_empty() {
             return finished(&pos, &clock);
@@ -155,6 +156,9 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
         let config = self.config.clone();
         let prunes = config.algorithm.prunes();
         self.prepare_table();
+        // Reported times and speeds cover the search only, not the table's allocation or
+        // clearing (the time limits still count from the call).
+        clock.start = std::time::Instant::now();
         self.heuristics.age();
         self.heuristics.clear_killers();
 

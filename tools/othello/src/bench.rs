@@ -26,9 +26,20 @@ pub struct BenchArgs {
     /// Search threads (the node count is a deterministic signature only with one thread).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Transposition table size in MiB (the engine spec's `tt`; the default engine's if omitted).
+    #[arg(long)]
+    hash: Option<usize>,
     /// Count perft leaves instead of searching (the rules-only workload).
     #[arg(long)]
     perft: bool,
+    /// Time-limit benchmark: search `--count` generated positions with this time limit in
+    /// milliseconds each (the spec's `time`) and report how far past the limit the searches
+    /// returned (percentiles of the overshoot), instead of the fixed-depth benchmark.
+    #[arg(long, value_name = "MS", conflicts_with_all = ["perft", "depth"])]
+    movetime: Option<u64>,
+    /// Number of positions of the time-limit benchmark.
+    #[arg(long, default_value_t = 200, requires = "movetime")]
+    count: usize,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -82,8 +93,9 @@ struct Row {
 
 /// Runs `othello bench`.
 pub fn run(args: &BenchArgs) -> CliResult {
-    if args.threads == 0 || args.threads > 256 {
-        return Err(input(format!("bad --threads {}: expected 1 to 256", args.threads)));
+    crate::input::check_threads(args.threads, "--threads")?;
+    if let Some(ms) = args.movetime {
+        return time_limits(args, ms);
     }
     let out = Output::new(args.json);
     let mut positions = positions();
@@ -104,16 +116,22 @@ pub fn run(args: &BenchArgs) -> CliResult {
     // The default engine: what `--engine pvs` builds.
     let (mut config, eval) = search_config(&mut Spec::from_str("pvs")?, Algorithm::Pvs)?;
     config.threads = args.threads;
+    if let Some(mib) = args.hash {
+        config.tt_mib = crate::input::check_hash(mib, "--hash")?;
+    }
     let mut searcher = Searcher::new(eval, config);
     let bar = progress(positions.len() as u64, "positions", args.quiet);
-    let t0 = Instant::now();
     let mut total = 0u64;
+    // Search time only: the table's allocation and its clearing between positions are not
+    // counted (the search's own clock starts after them).
+    let mut total_secs = 0.0;
     for pos in &positions {
-        let t = Instant::now();
         let row = if args.perft {
+            let t = Instant::now();
+            let nodes = perft::perft(pos, depth);
             Row {
-                nodes: perft::perft(pos, depth),
-                ms: 0.0,
+                nodes,
+                ms: t.elapsed().as_secs_f64() * 1e3,
                 best_move: None,
                 score: None,
             }
@@ -122,16 +140,13 @@ pub fn run(args: &BenchArgs) -> CliResult {
             let r = searcher.search(pos, &Limits::depth(depth), |_| {});
             Row {
                 nodes: r.nodes,
-                ms: 0.0,
+                ms: r.time.as_secs_f64() * 1e3,
                 best_move: Some(r.best_move),
                 score: Some(discs(r.score)),
             }
         };
-        let row = Row {
-            ms: t.elapsed().as_secs_f64() * 1e3,
-            ..row
-        };
         total += row.nodes;
+        total_secs += row.ms / 1e3;
         bar.inc(1);
         bar.suspend(|| {
             out.line(
@@ -152,18 +167,135 @@ pub fn run(args: &BenchArgs) -> CliResult {
         });
     }
     bar.finish_and_clear();
-    let secs = t0.elapsed().as_secs_f64();
-    let nps = if secs > 0.0 { (total as f64 / secs).round() } else { 0.0 };
+    let secs = total_secs;
+    let nps = crate::output::nps(total, secs);
     out.line(
         || {
             format!(
                 "bench: {} positions, depth {depth}, {total} nodes, {:.1} ms, {:.2} M nodes/s",
                 positions.len(),
                 secs * 1e3,
-                nps / 1e6
+                nps as f64 / 1e6
             )
         },
         || json!({"positions": positions.len(), "depth": depth, "nodes": total, "time_ms": round_ms(secs * 1e3), "nps": nps}),
     );
     Ok(())
+}
+
+/// `count` positions for the time-limit benchmark: from the start, 4 to 53 uniformly random
+/// moves with a fixed seed (the same positions every run), skipping finished games.
+pub fn random_positions(count: usize, seed: u64) -> Vec<Position> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let plies = 4 + out.len() % 50;
+        let mut pos = Position::start();
+        for _ in 0..plies {
+            let moves = pos.moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
+        }
+        if !pos.is_game_over() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// The value at quantile `q` (0 to 1) of sorted values, nearest rank.
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
+}
+
+/// The time-limit benchmark: each position searched by the default engine with `time=ms`
+/// (as in a game: one searcher, its table kept), the wall time measured around the call.
+fn time_limits(args: &BenchArgs, ms: u64) -> CliResult {
+    if ms == 0 {
+        return Err(input("bad --movetime 0: expected at least 1 ms"));
+    }
+    if args.count == 0 {
+        return Err(input("bad --count 0: expected at least 1"));
+    }
+    let out = Output::new(args.json);
+    let mut spec = Spec::from_str("pvs")?;
+    spec.set("time", ms);
+    let limits = crate::engine::search_limits(&mut spec)?;
+    let (mut config, eval) = search_config(&mut spec, Algorithm::Pvs)?;
+    config.threads = args.threads;
+    if let Some(mib) = args.hash {
+        config.tt_mib = crate::input::check_hash(mib, "--hash")?;
+    }
+    let mut searcher = Searcher::new(eval, config);
+    let positions = random_positions(args.count, 20261130);
+    let bar = progress(positions.len() as u64, "positions", args.quiet);
+    let mut over = Vec::with_capacity(positions.len());
+    for pos in &positions {
+        let t = Instant::now();
+        let r = searcher.search(pos, &limits, |_| {});
+        let elapsed = t.elapsed().as_secs_f64() * 1e3;
+        debug_assert!(pos.is_legal(r.best_move));
+        over.push(elapsed - ms as f64);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    over.sort_by(f64::total_cmp);
+    let q = |p: f64| round_ms(quantile(&over, p));
+    let late = over.iter().filter(|&&o| o > 0.0).count();
+    out.line(
+        || {
+            format!(
+                "time limit {ms} ms, {} positions, {} threads: overshoot p50 {:+.3} ms, p90 {:+.3}, p99 {:+.3}, worst {:+.3}; {late} searches past the limit",
+                over.len(),
+                args.threads,
+                q(0.5),
+                q(0.9),
+                q(0.99),
+                q(1.0)
+            )
+        },
+        || {
+            json!({"movetime_ms": ms, "positions": over.len(), "threads": args.threads, "p50_ms": q(0.5),
+                "p90_ms": q(0.9), "p99_ms": q(0.99), "worst_ms": q(1.0), "past_limit": late})
+        },
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_by_nearest_rank() {
+        let v: Vec<f64> = (1..=200).map(f64::from).collect();
+        assert_eq!(quantile(&v, 0.5), 100.0);
+        assert_eq!(quantile(&v, 0.99), 198.0);
+        assert_eq!(quantile(&v, 1.0), 200.0);
+        assert_eq!(quantile(&v, 0.0), 1.0);
+        assert_eq!(quantile(&[], 0.5), 0.0);
+    }
+
+    #[test]
+    fn random_positions_are_fixed_and_playable() {
+        let a = random_positions(60, 7);
+        assert_eq!(a, random_positions(60, 7));
+        assert_eq!(a.len(), 60);
+        assert!(a.iter().all(|p| !p.is_game_over()));
+        // Different lengths: the empties vary.
+        assert!(
+            a.iter()
+                .map(|p| p.empty_count())
+                .collect::<std::collections::HashSet<_>>()
+                .len()
+                > 20
+        );
+    }
 }

@@ -127,22 +127,20 @@ pub fn search_config(spec: &mut Spec, algorithm: Algorithm) -> CliResult<(Search
         })?,
     };
     if let Some(tt) = spec.get::<usize>("tt", "a size in MiB")? {
-        if tt > 1 << 16 {
-            return Err(input(format!(
-                "bad value '{tt}' for key 'tt' of engine '{}': at most 65536 MiB",
+        config.tt_mib = crate::input::hash_ok(tt).map_err(|why| {
+            input(format!(
+                "bad value '{tt}' for key 'tt' of engine '{}': {why}",
                 spec.name
-            )));
-        }
-        config.tt_mib = tt;
+            ))
+        })?;
     }
     if let Some(t) = spec.get::<usize>("threads", "a thread count")? {
-        if t == 0 || t > 256 {
-            return Err(input(format!(
-                "bad value '{t}' for key 'threads' of engine '{}': expected 1 to 256",
+        config.threads = crate::input::threads_ok(t).map_err(|why| {
+            input(format!(
+                "bad value '{t}' for key 'threads' of engine '{}': {why}",
                 spec.name
-            )));
-        }
-        config.threads = t;
+            ))
+        })?;
     }
     if let Some(q) = spec.flag("quiescence")? {
         config.quiescence = q;
@@ -197,12 +195,8 @@ pub fn mcts_config(spec: &mut Spec) -> CliResult<(MctsConfig, Limits)> {
         config.seed = s;
     }
     if let Some(t) = spec.get::<usize>("threads", "a thread count")? {
-        if t == 0 || t > 256 {
-            return Err(input(format!(
-                "bad value '{t}' for key 'threads' of engine 'mcts': expected 1 to 256"
-            )));
-        }
-        config.threads = t;
+        config.threads = crate::input::threads_ok(t)
+            .map_err(|why| input(format!("bad value '{t}' for key 'threads' of engine 'mcts': {why}")))?;
     }
     if let Some(n) = spec.get::<usize>("tree", "a tree node cap")? {
         if n < 2 {

@@ -53,3 +53,163 @@ impl Setup {
         position(board, self.size, self.moves.as_deref())
     }
 }
+
+/// The most threads any command accepts.
+pub const MAX_THREADS: usize = 256;
+
+/// Whether a thread count (`--threads`, or a spec's `threads` key) is 1 to [`MAX_THREADS`];
+/// the reason when it is not.
+///
+/// # Errors
+/// What the value should be.
+pub fn threads_ok(threads: usize) -> Result<usize, String> {
+    if threads == 0 || threads > MAX_THREADS {
+        return Err(format!("expected 1 to {MAX_THREADS}"));
+    }
+    Ok(threads)
+}
+
+/// [`threads_ok`] for a command-line flag such as `--threads`.
+///
+/// # Errors
+/// Bad input naming the flag and the value.
+pub fn check_threads(threads: usize, flag: &str) -> CliResult<usize> {
+    threads_ok(threads).map_err(|why| input(format!("bad {flag} {threads}: {why}")))
+}
+
+/// The cap on a table size where the available memory cannot be read (not Linux).
+pub const FALLBACK_MAX_TABLE_MIB: usize = 4096;
+
+/// Memory available for new allocations in MiB: `MemAvailable` of `/proc/meminfo` on Linux,
+/// `None` where it cannot be read.
+pub fn available_mib() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    parse_mem_available(&text)
+}
+
+/// `MemAvailable` of a `/proc/meminfo` text, in MiB.
+pub fn parse_mem_available(meminfo: &str) -> Option<usize> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let mut words = line.split_whitespace().skip(1);
+    let value: usize = words.next()?.parse().ok()?;
+    match words.next() {
+        Some("kB") | None => Some(value / 1024),
+        _ => None,
+    }
+}
+
+/// Whether a table size in MiB (`--hash`, or a spec's `tt` key, the same thing) fits in the
+/// memory available, so that a table too large for the machine is bad input (exit 2) instead
+/// of an aborted allocation, or a process killed later while the table is touched; the reason
+/// when it does not.
+///
+/// # Errors
+/// The size and the memory available.
+pub fn hash_ok(mib: usize) -> Result<usize, String> {
+    hash_ok_within(mib, available_mib())
+}
+
+/// [`hash_ok`] against a given amount of available memory (`None`: unknown, then the size is
+/// capped at [`FALLBACK_MAX_TABLE_MIB`]).
+///
+/// # Errors
+/// The size and the limit.
+pub fn hash_ok_within(mib: usize, available: Option<usize>) -> Result<usize, String> {
+    match available {
+        Some(avail) if mib > avail => Err(format!("more than the memory available ({avail} MiB)")),
+        None if mib > FALLBACK_MAX_TABLE_MIB => Err(format!("at most {FALLBACK_MAX_TABLE_MIB} MiB")),
+        _ => Ok(mib),
+    }
+}
+
+/// [`hash_ok`] for a command-line flag such as `--hash`.
+///
+/// # Errors
+/// Bad input naming the flag and the value.
+pub fn check_hash(mib: usize, flag: &str) -> CliResult<usize> {
+    hash_ok(mib).map_err(|why| input(format!("bad {flag} {mib}: {why}")))
+}
+
+/// A command-line argument that is a position whose board begins with `-` (an empty square),
+/// such as the 8x8 start: its first word is made of board characters only and it is long
+/// enough to be a board, or it holds a space. Such an argument is a position, never an option.
+pub fn looks_like_board(arg: &str) -> bool {
+    let first = arg.split_whitespace().next().unwrap_or("");
+    arg.starts_with('-')
+        && !first.is_empty()
+        && first
+            .chars()
+            .all(|c| matches!(c, 'X' | 'x' | '*' | 'O' | 'o' | '-' | '.'))
+        && (first.chars().count() >= 16 || arg.trim().contains(char::is_whitespace))
+}
+
+/// The command line with every [`looks_like_board`] argument's leading `-` written as `.`
+/// (the same empty square), so that the argument parser never takes a position for an option
+/// and an unknown option is always reported as one. Arguments after `--` are left alone.
+pub fn protect_positions(args: impl IntoIterator<Item = std::ffi::OsString>) -> Vec<std::ffi::OsString> {
+    let mut escaped = false;
+    args.into_iter()
+        .map(|a| {
+            if escaped {
+                return a;
+            }
+            if a == "--" {
+                escaped = true;
+                return a;
+            }
+            match a.to_str() {
+                Some(s) if looks_like_board(s) => {
+                    let dashes = s.len() - s.trim_start_matches('-').len();
+                    format!("{}{}", ".".repeat(dashes), &s[dashes..]).into()
+                }
+                _ => a,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn boards_are_protected_and_options_are_not() {
+        let start = "---------------------------OX------XO--------------------------- X";
+        assert!(looks_like_board(start));
+        assert!(looks_like_board(
+            "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X"
+        ));
+        assert!(looks_like_board(
+            "---------------------------OX------XO---------------------------"
+        ));
+        assert!(looks_like_board("-- Q"));
+        for option in ["--frobnicate", "--dpeth", "-d", "--", "-", "--xo", "--moves", "-1"] {
+            assert!(!looks_like_board(option), "{option}");
+        }
+        let args = ["othello", "show", start, "--moves", "f5", "--", "-- X"].map(std::ffi::OsString::from);
+        let out = protect_positions(args);
+        assert_eq!(
+            out[2].to_str().unwrap(),
+            start.replacen("---------------------------", "...........................", 1)
+        );
+        assert_eq!(out[2].to_str().unwrap().parse::<Position>().unwrap(), Position::start());
+        assert_eq!(out[3], "--moves");
+        assert_eq!(out[6], "-- X");
+    }
+
+    #[test]
+    fn table_sizes_are_checked_against_the_memory() {
+        let meminfo = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:    2097152 kB\n";
+        assert_eq!(parse_mem_available(meminfo), Some(2048));
+        assert_eq!(parse_mem_available("MemTotal: 1 kB\n"), None);
+        assert_eq!(hash_ok_within(2048, Some(2048)), Ok(2048));
+        assert!(hash_ok_within(2049, Some(2048)).unwrap_err().contains("2048 MiB"));
+        assert!(hash_ok_within(FALLBACK_MAX_TABLE_MIB, None).is_ok());
+        assert!(hash_ok_within(FALLBACK_MAX_TABLE_MIB + 1, None).is_err());
+        assert!(check_hash(usize::MAX, "--hash").is_err());
+        assert!(check_threads(0, "--threads").is_err());
+        assert!(check_threads(1, "--threads").is_ok());
+        assert!(check_threads(MAX_THREADS, "--threads").is_ok());
+        assert!(check_threads(MAX_THREADS + 1, "--threads").is_err());
+    }
+}

@@ -5,22 +5,8 @@
 //! board, an illegal move, an unknown option, a bad file), always with one line on stderr.
 #![forbid(unsafe_code)]
 
-mod bench;
-mod engine;
-mod error;
-mod input;
-mod nboard;
-mod output;
-mod perft;
-mod play;
-mod search_cmd;
-mod show;
-mod solve;
-mod spec;
-mod stats;
-
 use clap::{Parser, Subcommand};
-use error::{CliResult, input};
+use othello_cli::{bench, nboard, perft, play, search_cmd, show, solve};
 
 /// Othello engine toolkit: perft, benchmarks, search, solving, matches.
 #[derive(Parser, Debug)]
@@ -48,16 +34,35 @@ enum Command {
     Nboard(nboard::NboardArgs),
 }
 
-/// Checks a depth given on the command line: 0 to `max`.
-pub fn check_depth(depth: i64, max: u32) -> CliResult<u32> {
-    if depth < 0 || depth > max as i64 {
-        return Err(input(format!("bad --depth {depth}: expected 0 to {max}")));
+/// The lines of a clap error this command prints: the first (it names the problem, with the
+/// names that follow it when it ends with a colon, such as the missing arguments) and clap's
+/// first `tip:` line when it has one (a similar option, or how to pass a value that starts
+/// with `-`).
+fn clap_error_lines(rendered: &str) -> Vec<String> {
+    let mut lines = rendered.lines().filter(|l| !l.trim().is_empty());
+    let Some(first) = lines.next() else {
+        return vec!["error: bad arguments".to_string()];
+    };
+    let mut first = first.trim().to_string();
+    let rest: Vec<&str> = lines.collect();
+    if first.ends_with(':') {
+        let names: Vec<&str> = rest
+            .iter()
+            .take_while(|l| l.starts_with("  ") && !l.trim_start().starts_with("tip:"))
+            .map(|l| l.trim())
+            .collect();
+        first = format!("{first} {}", names.join(", "));
     }
-    Ok(depth as u32)
+    let mut out = vec![first];
+    if let Some(tip) = rest.iter().find(|l| l.trim_start().starts_with("tip:")) {
+        out.push(tip.trim().to_string());
+    }
+    out
 }
 
 fn main() {
-    let cli = match Cli::try_parse() {
+    let args = othello_cli::input::protect_positions(std::env::args_os());
+    let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind;
@@ -69,11 +74,11 @@ fn main() {
                 eprint!("{e}");
                 std::process::exit(2);
             }
-            // clap's message spans several lines (usage, hints): keep the first, which names
-            // the problem.
-            let text = e.render().to_string();
-            let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("bad arguments");
-            eprintln!("{}", first.trim_start_matches("error: ").trim());
+            // clap's message spans several lines (usage, hints): keep the line naming the
+            // problem and the tip.
+            for line in clap_error_lines(&e.render().to_string()) {
+                eprintln!("{line}");
+            }
             std::process::exit(2);
         }
     };

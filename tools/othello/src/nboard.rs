@@ -1,11 +1,15 @@
 //! `othello nboard`: the NBoard engine protocol (version 2) on stdin/stdout.
 //!
 //! From the GUI: `nboard 2`, `set depth N`, `set game GGF`, `set contempt N`, `move F5[/eval/time]`,
-//! `hint N`, `go`, `ping N`, `learn`; other lines are ignored. To the GUI: `set myname`,
+//! `hint N`, `go`, `ping N`, `learn`, `quit`; other lines are ignored. To the GUI: `set myname`,
 //! `status`, `nodestats`, `search`, `===`, `pong`, `learned`. Every line is flushed.
 //!
-//! A reader thread forwards stdin lines in order; a `ping` also raises the stop flag at once so
-//! a running search ends early (its answer still comes before the `pong`).
+//! A reader thread reads the input as bytes (a line that is not UTF-8, such as a Latin-1 player
+//! name in a GGF record, is decoded lossily and reading goes on) and forwards the lines in order.
+//! A `ping` raises the stop flag at once, so a running search ends early and the `pong` follows
+//! its answer; the end of the input raises it too, and the session ends once the lines already
+//! read are answered. During `go` a `nodestats` line follows each completed iteration; during
+//! `hint` a `search` line (the iteration's principal variation) and a `nodestats` line do.
 
 use crate::engine::{search_config, search_limits};
 use crate::error::{CliResult, input};
@@ -13,8 +17,8 @@ use crate::search_cmd::discs;
 use crate::spec::Spec;
 use othello_eval::WeightedEval;
 use othello_rules::{Color, Move, Position};
-use othello_search::{Limits, Searcher};
-use std::io::{BufRead, Write};
+use othello_search::{Limits, SearchResult, Searcher};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
 
@@ -97,30 +101,115 @@ fn nboard_move(mv: Move) -> String {
     }
 }
 
-struct Session {
+/// How a session runs: the starting depth and the cap on `set depth`.
+#[derive(Clone, Copy, Debug)]
+pub struct SessionConfig {
+    /// The search depth until the GUI sends `set depth`.
+    pub depth: u32,
+    /// The deepest `set depth` accepted; larger values are capped to it (60 on the command
+    /// line; a fuzz target caps it low so that no input searches for minutes).
+    pub max_depth: u32,
+    /// Whether problems with the GUI's lines (a bad GGF record, an illegal move) are reported
+    /// on stderr.
+    pub diagnostics: bool,
+    /// Whether to read the input to its end before returning after `quit` or a closed output,
+    /// so that the reader thread has finished (for finite inputs: tests, fuzzing). Off on the
+    /// command line, where a GUI may keep its end of the pipe open after `quit`.
+    pub drain_input: bool,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        SessionConfig {
+            depth: crate::engine::DEFAULT_DEPTH,
+            max_depth: 60,
+            diagnostics: true,
+            drain_input: false,
+        }
+    }
+}
+
+struct Session<W: Write> {
     searcher: Searcher<WeightedEval>,
+    config: SessionConfig,
     depth: u32,
     pos: Position,
+    out: W,
+    /// Set when the output is closed: the session ends.
+    closed: bool,
     stop: Arc<AtomicBool>,
+    end_of_input: Arc<AtomicBool>,
     pings_seen: Arc<AtomicU64>,
     pings_done: u64,
 }
 
-impl Session {
-    fn say(&self, line: &str) {
-        let mut out = std::io::stdout().lock();
-        // A closed stdout ends the session at the next read; nothing to report here.
-        let _ = writeln!(out, "{line}");
-        let _ = out.flush();
+/// Writes one line and flushes it; a failure marks the output closed.
+fn send(out: &mut impl Write, closed: &mut bool, line: &str) {
+    if *closed {
+        return;
+    }
+    if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+        *closed = true;
+    }
+}
+
+/// A principal variation as NBoard writes it: `F5D6C3`, a pass as `PA`.
+fn nboard_pv(pv: &[Move]) -> String {
+    pv.iter().map(|&m| nboard_move(m)).collect()
+}
+
+impl<W: Write> Session<W> {
+    fn say(&mut self, line: &str) {
+        send(&mut self.out, &mut self.closed, line);
     }
 
-    /// Limits for one search; the stop flag is already raised if a ping is queued.
+    fn diagnose(&self, message: &str) {
+        if self.config.diagnostics {
+            eprintln!("nboard: {message}");
+        }
+    }
+
+    /// Limits for one search. The stop flag is lowered, then raised again if a ping is queued
+    /// or the input has ended (in this order, so a flag raised meanwhile by the reader is kept).
     fn limits(&self) -> Limits {
         self.stop.store(false, Ordering::SeqCst);
-        if self.pings_seen.load(Ordering::SeqCst) > self.pings_done {
+        if self.pings_seen.load(Ordering::SeqCst) > self.pings_done || self.end_of_input.load(Ordering::SeqCst) {
             self.stop.store(true, Ordering::SeqCst);
         }
         Limits::depth(self.depth).with_stop(self.stop.clone())
+    }
+
+    /// Searches the current position, streaming a line per completed iteration (`nodestats`;
+    /// with `hint`, a `search` line before it). A closed output stops the search.
+    fn search(&mut self, hint: bool) -> SearchResult {
+        self.searcher.config_mut().multi_pv = hint;
+        let limits = self.limits();
+        let Session {
+            searcher,
+            out,
+            closed,
+            pos,
+            stop,
+            ..
+        } = self;
+        let r = searcher.search(pos, &limits, |it| {
+            if hint {
+                let depth = if it.exact {
+                    "100%".to_string()
+                } else {
+                    it.depth.to_string()
+                };
+                let line = format!("search {} {:.2} 0 {depth}", nboard_pv(&it.pv), discs(it.score));
+                send(out, closed, &line);
+            }
+            let line = format!("nodestats {} {:.3}", it.nodes, it.time.as_secs_f64());
+            send(out, closed, &line);
+            if *closed {
+                stop.store(true, Ordering::SeqCst);
+            }
+        });
+        self.searcher.config_mut().multi_pv = false;
+        r
     }
 
     fn handle(&mut self, line: &str) {
@@ -130,19 +219,15 @@ impl Session {
             "nboard" => self.say("set myname othello-toolkit"),
             "set" => match words.next() {
                 Some("depth") => {
-                    if let Some(d) = words
-                        .next()
-                        .and_then(|d| d.parse::<u32>().ok())
-                        .filter(|d| (1..=60).contains(d))
-                    {
-                        self.depth = d;
+                    if let Some(d) = words.next().and_then(|d| d.parse::<u32>().ok()).filter(|&d| d >= 1) {
+                        self.depth = d.min(self.config.max_depth).min(60);
                     }
                 }
                 Some("game") => {
                     let ggf = line.split_once("game").map(|(_, g)| g.trim()).unwrap_or("");
                     match parse_ggf(ggf) {
                         Ok(p) => self.pos = p,
-                        Err(e) => eprintln!("nboard: bad game: {e}"),
+                        Err(e) => self.diagnose(&format!("bad game: {e}")),
                     }
                 }
                 _ => {}
@@ -159,17 +244,15 @@ impl Session {
                         };
                         match play_for(&self.pos, color, mv) {
                             Ok(p) => self.pos = p,
-                            Err(e) => eprintln!("nboard: illegal move {text}: {e}"),
+                            Err(e) => self.diagnose(&format!("illegal move {text}: {e}")),
                         }
                     }
-                    Err(e) => eprintln!("nboard: {e}"),
+                    Err(e) => self.diagnose(&e.to_string()),
                 }
             }
             "go" => {
                 self.say("status thinking");
-                self.searcher.config_mut().multi_pv = false;
-                let limits = self.limits();
-                let r = self.searcher.search(&self.pos, &limits, |_| {});
+                let r = self.search(false);
                 let secs = r.time.as_secs_f64();
                 self.say(&format!("nodestats {} {secs:.3}", r.nodes));
                 self.say(&format!(
@@ -182,10 +265,7 @@ impl Session {
             "hint" => {
                 let n: usize = words.next().and_then(|n| n.parse().ok()).unwrap_or(1).max(1);
                 self.say("status thinking");
-                self.searcher.config_mut().multi_pv = true;
-                let limits = self.limits();
-                let r = self.searcher.search(&self.pos, &limits, |_| {});
-                self.searcher.config_mut().multi_pv = false;
+                let r = self.search(true);
                 let depth = if r.exact {
                     "100%".to_string()
                 } else {
@@ -204,61 +284,121 @@ impl Session {
             }
             "ping" => {
                 self.pings_done += 1;
-                self.say(&format!("pong {}", words.next().unwrap_or("0")));
+                let n = words.next().unwrap_or("0").to_string();
+                self.say(&format!("pong {n}"));
             }
             "learn" => self.say("learned"),
+            "quit" => self.closed = true,
             _ => {}
         }
     }
 }
 
-/// Runs `othello nboard` until stdin closes.
-pub fn run(args: &NboardArgs) -> CliResult {
-    let mut spec: Spec = args.engine.parse()?;
-    if !matches!(spec.name.as_str(), "pvs" | "alphabeta" | "ab" | "negamax" | "minimax") {
-        return Err(input(format!(
-            "nboard needs a search engine (pvs, alphabeta, negamax, minimax), not '{}'",
-            spec.name
-        )));
-    }
+/// The searcher an engine spec describes, for NBoard: a search engine (`pvs`, `alphabeta`,
+/// `negamax`, `minimax`) and the depth of its spec (the default depth without one).
+///
+/// # Errors
+/// Bad input naming the problem with the spec.
+pub fn searcher_from_spec(engine: &str) -> CliResult<(Searcher<WeightedEval>, u32)> {
+    let mut spec: Spec = engine.parse()?;
     let algorithm = match spec.name.as_str() {
+        "pvs" => othello_search::Algorithm::Pvs,
         "alphabeta" | "ab" => othello_search::Algorithm::AlphaBeta,
         "negamax" => othello_search::Algorithm::Negamax,
         "minimax" => othello_search::Algorithm::Minimax,
-        _ => othello_search::Algorithm::Pvs,
+        other => {
+            return Err(input(format!(
+                "nboard needs a search engine (pvs, alphabeta, negamax, minimax), not '{other}'"
+            )));
+        }
     };
     let limits = search_limits(&mut spec)?;
     let (config, eval) = search_config(&mut spec, algorithm)?;
     spec.finish(crate::engine::SEARCH_KEYS)?;
+    let depth = limits.depth.unwrap_or(crate::engine::DEFAULT_DEPTH);
+    Ok((Searcher::new(eval, config), depth))
+}
+
+/// Speaks NBoard on `input` and `output` until the input ends (or `quit`, or the output
+/// closes), then returns once every line read before the end has been answered. A running
+/// search is stopped at the end of the input.
+pub fn serve<R, W>(searcher: Searcher<WeightedEval>, config: SessionConfig, input: R, output: W)
+where
+    R: Read + Send + 'static,
+    W: Write,
+{
     let stop = Arc::new(AtomicBool::new(false));
+    let end_of_input = Arc::new(AtomicBool::new(false));
     let pings_seen = Arc::new(AtomicU64::new(0));
     let (tx, rx) = mpsc::channel::<String>();
-    {
-        let (stop, pings_seen) = (stop.clone(), pings_seen.clone());
+    let reader = {
+        let (stop, end_of_input, pings_seen) = (stop.clone(), end_of_input.clone(), pings_seen.clone());
         std::thread::spawn(move || {
-            for line in std::io::stdin().lock().lines() {
-                let Ok(line) = line else { break };
-                if line.trim_start().starts_with("ping") {
-                    pings_seen.fetch_add(1, Ordering::SeqCst);
-                    stop.store(true, Ordering::SeqCst);
-                }
-                if tx.send(line).is_err() {
-                    break;
+            let mut reader = BufReader::new(input);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.read_until(b'\n', &mut buf) {
+                    Ok(0) => break,
+                    Ok(_) => {
+                        let line = String::from_utf8_lossy(&buf);
+                        let line = line.trim();
+                        if line.split_whitespace().next() == Some("ping") {
+                            pings_seen.fetch_add(1, Ordering::SeqCst);
+                            stop.store(true, Ordering::SeqCst);
+                        }
+                        if tx.send(line.to_string()).is_err() {
+                            break;
+                        }
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    // A read error ends the input like an end of file.
+                    Err(_) => break,
                 }
             }
-        });
-    }
+            // Raised in this order; see `Session::limits`.
+            end_of_input.store(true, Ordering::SeqCst);
+            stop.store(true, Ordering::SeqCst);
+        })
+    };
     let mut session = Session {
-        searcher: Searcher::new(eval, config),
-        depth: limits.depth.unwrap_or(crate::engine::DEFAULT_DEPTH),
+        searcher,
+        config,
+        depth: config.depth.clamp(1, config.max_depth.max(1)),
         pos: Position::start(),
+        out: output,
+        closed: false,
         stop,
+        end_of_input,
         pings_seen,
         pings_done: 0,
     };
-    for line in rx {
-        session.handle(line.trim());
+    let mut ended = true;
+    for line in rx.iter() {
+        session.handle(&line);
+        if session.closed {
+            ended = false;
+            break;
+        }
     }
+    if !ended && config.drain_input {
+        rx.iter().for_each(drop);
+        ended = true;
+    }
+    if ended {
+        // The channel is closed: the reader thread has finished or is finishing.
+        let _ = reader.join();
+    }
+}
+
+/// Runs `othello nboard` until stdin closes.
+pub fn run(args: &NboardArgs) -> CliResult {
+    let (searcher, depth) = searcher_from_spec(&args.engine)?;
+    let config = SessionConfig {
+        depth,
+        ..SessionConfig::default()
+    };
+    serve(searcher, config, std::io::stdin(), std::io::stdout());
     Ok(())
 }
 

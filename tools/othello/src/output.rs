@@ -21,6 +21,15 @@ impl Output {
     }
 }
 
+/// Nodes per second as an integer (0 when no time was measured).
+pub fn nps(nodes: u64, secs: f64) -> u64 {
+    if secs > 0.0 {
+        (nodes as f64 / secs).round() as u64
+    } else {
+        0
+    }
+}
+
 /// Writes one line to stdout and flushes it. A closed stdout (a reader such as `head` that
 /// stopped reading) ends the process quietly with success instead of a panic.
 pub fn emit(line: &str) {

@@ -1,6 +1,7 @@
 //! `othello perft`.
 
-use crate::error::{CliResult, input};
+use crate::error::CliResult;
+use crate::input::{check_hash, check_threads};
 use crate::output::Output;
 use othello_rules::{Position, perft};
 use serde_json::json;
@@ -12,15 +13,23 @@ pub struct PerftArgs {
     /// Deepest depth to count (one line per depth from 1 to N; 0 counts 1).
     #[arg(long, short, default_value_t = 9, allow_negative_numbers = true)]
     depth: i64,
-    /// Start from this position ("<board> X"; 16, 36 or 64 squares).
-    #[arg(long, allow_hyphen_values = true)]
+    /// Start from this position ("<board> X"; 16, 36 or 64 squares); the 8x8 start if omitted.
     position: Option<String>,
+    /// The position, as an option (the older spelling of the positional argument).
+    #[arg(
+        long = "position",
+        value_name = "POSITION",
+        allow_hyphen_values = true,
+        hide = true,
+        conflicts_with = "position"
+    )]
+    position_option: Option<String>,
     #[command(flatten)]
     setup: crate::input::Setup,
     /// Print the count below each root move at the final depth.
     #[arg(long)]
     divide: bool,
-    /// Cache of this many MiB keyed by the full position (0: none).
+    /// Table (cache) size in MiB, keyed by the full position (0: none).
     #[arg(long, default_value_t = 0)]
     hash: usize,
     /// Worker threads.
@@ -33,14 +42,12 @@ pub struct PerftArgs {
 
 /// Runs `othello perft`.
 pub fn run(args: &PerftArgs) -> CliResult {
-    let pos = args.setup.position(args.position.as_deref())?;
+    let pos = args
+        .setup
+        .position(args.position.as_deref().or(args.position_option.as_deref()))?;
     let depth = crate::check_depth(args.depth, 64)?;
-    if args.threads == 0 || args.threads > 256 {
-        return Err(input(format!("bad --threads {}: expected 1 to 256", args.threads)));
-    }
-    if args.hash > 1 << 16 {
-        return Err(input(format!("bad --hash {}: at most 65536 MiB", args.hash)));
-    }
+    check_threads(args.threads, "--threads")?;
+    check_hash(args.hash, "--hash")?;
     let out = Output::new(args.json);
     let count = |pos: &Position, d: u32| -> u64 {
         if args.threads > 1 {
@@ -57,15 +64,15 @@ pub fn run(args: &PerftArgs) -> CliResult {
         let n = count(&pos, d);
         let secs = t.elapsed().as_secs_f64();
         let ms = secs * 1e3;
-        let rate = if secs > 0.0 { n as f64 / secs } else { 0.0 };
+        let rate = crate::output::nps(n, secs);
         out.line(
             || {
                 format!(
                     "perft {d:>2}: {n:>16} leaves {ms:>10.1} ms {:>10.1} M leaves/s",
-                    rate / 1e6
+                    rate as f64 / 1e6
                 )
             },
-            || json!({"depth": d, "nodes": n, "time_ms": round_ms(ms), "nps": rate.round()}),
+            || json!({"depth": d, "nodes": n, "time_ms": round_ms(ms), "nps": rate}),
         );
     }
     if args.divide && depth > 0 {

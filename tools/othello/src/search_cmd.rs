@@ -2,7 +2,8 @@
 
 use crate::engine::Engine;
 use crate::error::{CliResult, input};
-use crate::output::Output;
+use crate::input::{check_hash, check_threads};
+use crate::output::{Output, nps};
 use crate::perft::round_ms;
 use crate::spec::Spec;
 use othello_rules::Move;
@@ -12,7 +13,6 @@ use serde_json::json;
 #[derive(clap::Args, Debug)]
 pub struct SearchArgs {
     /// The position, "<board> X"; the 8x8 start if omitted.
-    #[arg(allow_hyphen_values = true)]
     position: Option<String>,
     #[command(flatten)]
     setup: crate::input::Setup,
@@ -31,6 +31,9 @@ pub struct SearchArgs {
     /// Threads (overrides the spec's `threads`).
     #[arg(long)]
     threads: Option<usize>,
+    /// Transposition table size in MiB (overrides the spec's `tt`, which means the same).
+    #[arg(long)]
+    hash: Option<usize>,
     /// JSON Lines output.
     #[arg(long)]
     json: bool,
@@ -68,14 +71,17 @@ pub fn run(args: &SearchArgs) -> CliResult {
         spec.set("nodes", n);
     }
     if let Some(t) = args.threads {
-        spec.set("threads", t);
+        spec.set("threads", check_threads(t, "--threads")?);
+    }
+    if let Some(mib) = args.hash {
+        spec.set("tt", check_hash(mib, "--hash")?);
     }
     let mut engine = Engine::from_spec(spec)?;
     let out = Output::new(args.json);
     let started = std::time::Instant::now();
     let result = engine.search(&pos, |it| {
         let secs = it.time.as_secs_f64();
-        let nps = if secs > 0.0 { it.nodes as f64 / secs } else { 0.0 };
+        let nps = nps(it.nodes, secs);
         out.line(
             || {
                 format!(
@@ -85,13 +91,13 @@ pub fn run(args: &SearchArgs) -> CliResult {
                     discs(it.score),
                     it.nodes,
                     secs * 1e3,
-                    nps / 1e6,
+                    nps as f64 / 1e6,
                     pv_text(&it.pv)
                 )
             },
             || {
                 json!({"depth": it.depth, "score": discs(it.score), "exact": it.exact, "nodes": it.nodes,
-                    "time_ms": round_ms(secs * 1e3), "nps": nps.round(), "pv": it.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>()})
+                    "time_ms": round_ms(secs * 1e3), "nps": nps, "pv": it.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>()})
             },
         );
     });

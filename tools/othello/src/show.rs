@@ -8,7 +8,6 @@ use serde_json::json;
 #[derive(clap::Args, Debug)]
 pub struct ShowArgs {
     /// The position, "<board> X" (16, 36 or 64 squares, then X or O); the 8x8 start if omitted.
-    #[arg(allow_hyphen_values = true)]
     position: Option<String>,
     #[command(flatten)]
     setup: crate::input::Setup,

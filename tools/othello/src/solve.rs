@@ -2,7 +2,8 @@
 //! checked against the scores the file lists.
 
 use crate::error::{CliError, CliResult, input};
-use crate::output::{Output, progress};
+use crate::input::{check_hash, check_threads};
+use crate::output::{Output, nps, progress};
 use crate::perft::round_ms;
 use othello_endgame::{SolveMode, Solver, SolverConfig};
 use othello_rules::{Move, ObfLine};
@@ -14,7 +15,6 @@ use std::time::Instant;
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
     /// An OBF file (one position per line, optionally with move scores), or a position "<board> X".
-    #[arg(allow_hyphen_values = true)]
     input: String,
     /// Moves played from the position first (position input only).
     #[arg(long)]
@@ -39,15 +39,42 @@ pub struct SolveArgs {
     json: bool,
 }
 
-/// The positions to solve: the lines of a file that exists, or the argument as one position.
+/// The largest input file read (an OBF file of a million positions is about 100 MB); a
+/// special file that never ends, such as `/dev/zero`, stops here.
+const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// Reads a file or a special file (a pipe, `/dev/stdin`) up to [`MAX_INPUT_BYTES`].
+fn read_text(path: &Path, name: &str) -> CliResult<String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| input(format!("cannot read {name}: {e}")))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| input(format!("cannot read {name}: {e}")))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(input(format!("{name}: larger than {} MiB", MAX_INPUT_BYTES >> 20)));
+    }
+    String::from_utf8(bytes).map_err(|_| input(format!("{name} is not UTF-8 text")))
+}
+
+/// The positions to solve: the lines of a file that exists (a regular file, or a special one
+/// such as a pipe), or the argument as one position.
 fn read_input(args: &SolveArgs) -> CliResult<Vec<ObfLine>> {
     let path = Path::new(&args.input);
-    if path.is_file() {
+    if let Ok(meta) = std::fs::metadata(path) {
+        if meta.is_dir() {
+            return Err(input(format!(
+                "{} is a directory: expected an OBF file or a position",
+                args.input
+            )));
+        }
         if args.moves.is_some() {
             return Err(input("--moves applies to a position argument, not to a file"));
         }
-        let bytes = std::fs::read(path).map_err(|e| input(format!("cannot read {}: {e}", args.input)))?;
-        let text = String::from_utf8(bytes).map_err(|_| input(format!("{} is not UTF-8 text", args.input)))?;
+        let text = read_text(path, &args.input)?;
+        if text.trim().is_empty() {
+            return Err(input(format!("{}: empty input, no positions", args.input)));
+        }
         let mut lines = Vec::new();
         for (i, line) in text.lines().enumerate() {
             let t = line.trim();
@@ -60,7 +87,7 @@ fn read_input(args: &SolveArgs) -> CliResult<Vec<ObfLine>> {
             lines.push(obf);
         }
         if lines.is_empty() {
-            return Err(input(format!("{}: no positions", args.input)));
+            return Err(input(format!("{}: no positions (only comments)", args.input)));
         }
         Ok(lines)
     } else {
@@ -90,12 +117,8 @@ fn check(line: &ObfLine, wld: bool, best: Move, score: i32) -> Option<(i32, bool
 
 /// Runs `othello solve`.
 pub fn run(args: &SolveArgs) -> CliResult {
-    if args.threads == 0 || args.threads > 256 {
-        return Err(input(format!("bad --threads {}: expected 1 to 256", args.threads)));
-    }
-    if args.hash > 1 << 16 {
-        return Err(input(format!("bad --hash {}: at most 65536 MiB", args.hash)));
-    }
+    check_threads(args.threads, "--threads")?;
+    check_hash(args.hash, "--hash")?;
     let lines = read_input(args)?;
     let mode = if args.wld {
         SolveMode::WinLossDraw
@@ -108,20 +131,24 @@ pub fn run(args: &SolveArgs) -> CliResult {
             .with_threads(args.threads),
     );
     let out = Output::new(args.json);
+    // After the table's allocation (each position's time also excludes clearing it).
     let t0 = Instant::now();
     let (mut total_nodes, mut mismatches) = (0u64, 0usize);
     let bar = progress(lines.len() as u64, "positions", args.quiet);
     for (i, line) in lines.iter().enumerate() {
         let pos = line.position;
         let sol = solver.solve(&pos, mode);
-        total_nodes += sol.nodes;
-        let secs = sol.time.as_secs_f64();
-        let nps = if secs > 0.0 { sol.nodes as f64 / secs } else { 0.0 };
+        let mut nodes = sol.nodes;
+        let mut time = sol.time;
         let verdict = check(line, args.wld, sol.best_move, sol.score);
         let mut move_scores = Vec::new();
         let mut all_ok = true;
         if args.all_moves {
+            // The nodes and time reported cover both searches: the solve and the move scores.
+            let t = Instant::now();
             move_scores = solver.score_moves(&pos, mode);
+            time += t.elapsed();
+            nodes += solver.last_nodes();
             let value = |s: i32| if args.wld { s.signum() } else { s };
             for &(m, s) in &line.scores {
                 if let Some(&(_, got)) = move_scores.iter().find(|&&(mm, _)| mm == m)
@@ -131,6 +158,9 @@ pub fn run(args: &SolveArgs) -> CliResult {
                 }
             }
         }
+        total_nodes += nodes;
+        let secs = time.as_secs_f64();
+        let nps = nps(nodes, secs);
         let ok = verdict.map(|(_, ok)| ok && all_ok);
         if ok == Some(false) {
             mismatches += 1;
@@ -154,9 +184,9 @@ pub fn run(args: &SolveArgs) -> CliResult {
                     i + 1,
                     sol.best_move.to_string(),
                     sol.score,
-                    sol.nodes,
+                    nodes,
                     secs * 1e3,
-                    nps / 1e6
+                    nps as f64 / 1e6
                 );
                 if let Some((e, ok)) = verdict {
                     s += &format!("  expected {e:+3} {}", if ok && all_ok { "ok" } else { "MISMATCH" });
@@ -169,7 +199,7 @@ pub fn run(args: &SolveArgs) -> CliResult {
             },
             || {
                 let mut o = json!({"position": pos.to_string(), "best_move": sol.best_move.to_string(), "score": sol.score,
-                    "nodes": sol.nodes, "time_ms": round_ms(secs * 1e3), "nps": nps.round(),
+                    "nodes": nodes, "time_ms": round_ms(secs * 1e3), "nps": nps,
                     "pv": sol.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>()});
                 if let Some((e, ok)) = verdict {
                     o["expected"] = json!(e);

@@ -1,0 +1,43 @@
+//! The library half of the `othello` command: every subcommand's options and code, so that the
+//! binary (`src/main.rs`) stays a thin entry point and the fuzz targets (`fuzz/`) can call the
+//! same parsers the command uses (component specs, NBoard sessions, GGF records).
+//!
+//! ```
+//! use othello_cli::spec::Spec;
+//!
+//! let mut spec: Spec = "pvs:depth=6,tt=16".parse().unwrap();
+//! assert_eq!(spec.name, "pvs");
+//! assert_eq!(spec.get::<u32>("depth", "a depth").unwrap(), Some(6));
+//! ```
+//!
+//! Exit codes: 0 success, 1 a failed check (such as a solve mismatch), 2 bad input (a malformed
+//! board, an illegal move, an unknown option, a bad file), always with one line on stderr (plus
+//! clap's tip line when it has one).
+#![forbid(unsafe_code)]
+
+pub mod bench;
+pub mod engine;
+pub mod error;
+pub mod input;
+pub mod nboard;
+pub mod output;
+pub mod perft;
+pub mod play;
+pub mod search_cmd;
+pub mod show;
+pub mod solve;
+pub mod spec;
+pub mod stats;
+
+use error::{CliResult, input};
+
+/// Checks a depth given on the command line: 0 to `max`.
+///
+/// # Errors
+/// Bad input naming the depth.
+pub fn check_depth(depth: i64, max: u32) -> CliResult<u32> {
+    if depth < 0 || depth > max as i64 {
+        return Err(input(format!("bad --depth {depth}: expected 0 to {max}")));
+    }
+    Ok(depth as u32)
+}

@@ -1,0 +1,196 @@
+//! Scripted NBoard sessions against the real binary: bytes that are not UTF-8, the end of the
+//! input during a search, `ping` during a search, and lines streamed per iteration.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// Generous bound for "does not hang": far above any answer these sessions need.
+const HANG: Duration = Duration::from_secs(60);
+
+const START_BOARD: &str = "---------------------------O*------*O---------------------------";
+
+fn spawn() -> Child {
+    Command::new(env!("CARGO_BIN_EXE_othello"))
+        .arg("nboard")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run othello nboard")
+}
+
+/// Feeds `script` then closes stdin; returns stdout once the process exits (panics if it does
+/// not exit within [`HANG`]).
+fn session(script: &[u8]) -> String {
+    let mut child = spawn();
+    child.stdin.take().unwrap().write_all(script).unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        for line in BufReader::new(stdout).lines() {
+            text += &line.unwrap();
+            text.push('\n');
+        }
+        text
+    });
+    let t = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "exit status {status}");
+            break;
+        }
+        if t.elapsed() > HANG {
+            child.kill().unwrap();
+            panic!("nboard did not exit after the end of its input");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    reader.join().unwrap()
+}
+
+#[test]
+fn latin1_player_name_does_not_stop_reading() {
+    // A 4x4 game where white must pass; black's only move is then a1. The player name is
+    // "Jérôme" in Latin-1: bytes that are not UTF-8.
+    let mut script = b"nboard 2\nset depth 3\nset game (;GM[Othello]PB[J".to_vec();
+    script.extend_from_slice(&[0xe9, b'r', 0xf4]);
+    script.extend_from_slice(format!("me]PW[b]BO[4 -O{} O];)\nmove PA\ngo\nping 1\n", "*".repeat(14)).as_bytes());
+    let out = session(&script);
+    assert!(out.lines().any(|l| l.starts_with("=== A1")), "{out}");
+    assert!(out.lines().any(|l| l == "pong 1"), "{out}");
+}
+
+#[test]
+fn a_bad_byte_in_an_unknown_line_is_skipped() {
+    let out = session(b"nboard 2\n\xff\xfe garbage \x80\nping 3\n");
+    assert!(out.lines().any(|l| l == "pong 3"), "{out}");
+}
+
+#[test]
+fn end_of_input_during_a_deep_search_stops_it_and_exits() {
+    // Depth 40 from the start would take hours; the end of the input must stop it.
+    let out =
+        session(format!("nboard 2\nset depth 40\nset game (;GM[Othello]BO[8 {START_BOARD} *];)\ngo\n").as_bytes());
+    // The answer computed before the stop is still given, and it is a legal first move.
+    let answer = out
+        .lines()
+        .find(|l| l.starts_with("=== "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(["D3", "C4", "F5", "E6"].contains(&&answer[4..6]), "{answer}");
+}
+
+/// A session kept open: lines are sent one batch at a time and the replies read as they come.
+struct Interactive {
+    child: Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: mpsc::Receiver<String>,
+    seen: Vec<String>,
+}
+
+impl Interactive {
+    fn new() -> Interactive {
+        let mut child = spawn();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                if tx.send(line.unwrap()).is_err() {
+                    break;
+                }
+            }
+        });
+        Interactive {
+            child,
+            stdin: Some(stdin),
+            lines,
+            seen: Vec::new(),
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(text.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Reads replies until one satisfies `done`; returns the replies read by this call.
+    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + HANG;
+        let from = self.seen.len();
+        loop {
+            let wait = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(wait)
+                .unwrap_or_else(|_| panic!("no expected reply; got {:?}", &self.seen[from..]));
+            let stop = done(&line);
+            self.seen.push(line);
+            if stop {
+                return self.seen[from..].to_vec();
+            }
+        }
+    }
+
+    fn close(mut self) {
+        drop(self.stdin.take());
+        let t = Instant::now();
+        while self.child.try_wait().unwrap().is_none() {
+            assert!(t.elapsed() < HANG, "nboard did not exit after the end of its input");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// A failed test must not leave a deep search running.
+impl Drop for Interactive {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn ping_during_a_search_is_answered() {
+    let mut s = Interactive::new();
+    s.send("nboard 2\nset depth 40\ngo\n");
+    // The search has started once it reports an iteration; then ping, stdin still open.
+    s.until(|l| l.starts_with("nodestats"));
+    s.send("ping 7\n");
+    let replies = s.until(|l| l == "pong 7");
+    let answer = replies
+        .iter()
+        .position(|l| l.starts_with("=== "))
+        .expect("the search answers");
+    assert_eq!(answer, replies.len() - 3, "answer, status, then pong: {replies:?}");
+    s.close();
+}
+
+#[test]
+fn lines_stream_per_completed_iteration() {
+    let mut s = Interactive::new();
+    s.send("nboard 2\nset depth 5\ngo\n");
+    let go = s.until(|l| l.starts_with("=== "));
+    // One `nodestats` per iteration (depths 1 to 5), then one with the answer.
+    let nodestats = go.iter().filter(|l| l.starts_with("nodestats")).count();
+    assert_eq!(nodestats, 6, "{go:?}");
+    s.until(|l| l == "status");
+    // `hint`: a `search` line per iteration with its depth, then the two best moves.
+    s.send("hint 2\n");
+    let hint = s.until(|l| l == "status");
+    let depths: Vec<&str> = hint
+        .iter()
+        .filter(|l| l.starts_with("search"))
+        .map(|l| l.split_whitespace().nth(4).unwrap())
+        .collect();
+    assert_eq!(depths, ["1", "2", "3", "4", "5", "5", "5"], "{hint:?}");
+    // Streamed PVs are whole lines: the depth-5 line holds five moves.
+    let pv5 = hint
+        .iter()
+        .find(|l| l.starts_with("search") && l.ends_with(" 5"))
+        .unwrap();
+    assert_eq!(pv5.split_whitespace().nth(1).unwrap().len(), 10, "{pv5}");
+    s.close();
+}

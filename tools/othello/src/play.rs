@@ -4,7 +4,7 @@ use crate::engine::Engine;
 use crate::error::{CliError, CliResult, input};
 use crate::output::{Output, progress};
 use crate::spec::Spec;
-use crate::stats::{Tally, Verdict};
+use crate::stats::{EloModel, Pentanomial, Sprt, Tally, Verdict};
 use othello_rules::text::{format_moves, play_sequence};
 use othello_rules::{BoardSize, Color, Move, Position};
 use serde_json::json;
@@ -28,6 +28,15 @@ pub struct PlayArgs {
     /// Stop when the SPRT for ELO0 < ELO1 decides (alpha = beta = 0.05), e.g. `0,10`.
     #[arg(long, allow_hyphen_values = true)]
     sprt: Option<String>,
+    /// The Elo model of the SPRT bounds: `logistic` (default) or `normalized`.
+    #[arg(long, default_value = "logistic")]
+    sprt_model: String,
+    /// The SPRT's false positive rate.
+    #[arg(long, default_value_t = 0.05)]
+    sprt_alpha: f64,
+    /// The SPRT's false negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    sprt_beta: f64,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -102,6 +111,31 @@ fn parse_sprt(text: &str) -> CliResult<(f64, f64)> {
     Ok((a, b))
 }
 
+fn sprt_test(args: &PlayArgs, elo0: f64, elo1: f64) -> CliResult<Sprt> {
+    let model = match args.sprt_model.as_str() {
+        "logistic" => EloModel::Logistic,
+        "normalized" => EloModel::Normalized,
+        other => {
+            return Err(input(format!(
+                "bad --sprt-model '{other}': expected logistic or normalized"
+            )));
+        }
+    };
+    for (name, p) in [("--sprt-alpha", args.sprt_alpha), ("--sprt-beta", args.sprt_beta)] {
+        if !(p > 0.0 && p < 0.5) {
+            return Err(input(format!(
+                "bad {name} {p}: expected a probability between 0 and 0.5"
+            )));
+        }
+    }
+    Ok(Sprt {
+        alpha: args.sprt_alpha,
+        beta: args.sprt_beta,
+        model,
+        ..Sprt::new(elo0, elo1)
+    })
+}
+
 /// One finished game: the final position and the moves played.
 fn play_game(start: &Position, black: &mut Engine, white: &mut Engine) -> CliResult<Position> {
     black.new_game();
@@ -135,7 +169,10 @@ pub fn run(args: &PlayArgs) -> CliResult {
         None => BoardSize::Eight,
         Some(s) => BoardSize::from_side(s).ok_or_else(|| input(format!("bad --size {s}: expected 4, 6 or 8")))?,
     };
-    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
+    let sprt = match args.sprt.as_deref().map(parse_sprt).transpose()? {
+        None => None,
+        Some((elo0, elo1)) => Some(sprt_test(args, elo0, elo1)?),
+    };
     let mut a = Engine::from_spec(args.engine_a.parse::<Spec>()?)?;
     let mut b = Engine::from_spec(args.engine_b.parse::<Spec>()?)?;
     let start = Position::start_of(size);
@@ -147,7 +184,10 @@ pub fn run(args: &PlayArgs) -> CliResult {
     let out = Output::new(args.json);
     let bar = progress(games, "games", args.quiet);
     let mut tally = Tally::default();
+    let mut penta = Pentanomial::default();
+    let mut first_of_pair = 0u8;
     let mut verdict = Verdict::Continue;
+    let mut llr = 0.0;
     for g in 0..games {
         let opening = &openings[(g / 2) as usize % openings.len()];
         let text = format_moves(opening);
@@ -160,20 +200,17 @@ pub fn run(args: &PlayArgs) -> CliResult {
         };
         let a_discs = end.discs(a_color).count();
         let b_discs = end.discs(a_color.opposite()).count();
-        let result = match a_discs.cmp(&b_discs) {
-            std::cmp::Ordering::Greater => {
-                tally.wins += 1;
-                "win"
-            }
-            std::cmp::Ordering::Equal => {
-                tally.draws += 1;
-                "draw"
-            }
-            std::cmp::Ordering::Less => {
-                tally.losses += 1;
-                "loss"
-            }
+        let (result, half) = match a_discs.cmp(&b_discs) {
+            std::cmp::Ordering::Greater => ("win", 2),
+            std::cmp::Ordering::Equal => ("draw", 1),
+            std::cmp::Ordering::Less => ("loss", 0),
         };
+        tally.add(half);
+        if g % 2 == 0 {
+            first_of_pair = half;
+        } else {
+            penta.add_pair(first_of_pair, half);
+        }
         bar.inc(1);
         bar.set_message(format!("+{} ={} -{}", tally.wins, tally.draws, tally.losses));
         bar.suspend(|| {
@@ -190,38 +227,53 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 },
             )
         });
-        if let Some((e0, e1)) = sprt
+        if let Some(test) = sprt
             && g % 2 == 1
         {
-            verdict = tally.sprt(e0, e1);
+            llr = test.llr(&penta);
+            verdict = test.verdict(llr);
             if verdict != Verdict::Continue {
                 break;
             }
         }
     }
     bar.finish_and_clear();
-    let (elo, err) = tally.elo();
-    let err = if err.is_finite() { Some(err) } else { None };
+    let est = penta.elo();
+    let fmt = |x: Option<f64>, inf: &str| x.map_or(inf.to_string(), |v| format!("{v:+.1}"));
+    let inf = if est.score >= 0.5 { "+inf" } else { "-inf" };
     out.line(
         || {
             let mut s = format!(
-                "A vs B: +{} ={} -{} of {} games, score {:.3}, Elo {:+.1} +/- {}",
+                "A vs B: +{} ={} -{} of {} games, score {:.3}, Elo {} +/- {} (95%), LOS {:.1}%, pentanomial {:?}",
                 tally.wins,
                 tally.draws,
                 tally.losses,
                 tally.games(),
                 tally.score(),
-                elo,
-                err.map_or("inf".to_string(), |e| format!("{e:.1}"))
+                fmt(est.elo, inf),
+                est.error.map_or("inf".to_string(), |e| format!("{e:.1}")),
+                est.los * 100.0,
+                penta.counts,
             );
-            if sprt.is_some() {
-                s += &format!(", SPRT {}", verdict.as_str());
+            if let Some(t) = sprt {
+                let (lo, hi) = t.bounds();
+                s += &format!(
+                    ", SPRT {} LLR {llr:.2} ({lo:.2}, {hi:.2}) [{}, {}] {}",
+                    verdict.as_str(),
+                    t.elo0,
+                    t.elo1,
+                    t.model.as_str()
+                );
             }
             s
         },
         || {
             json!({"games": tally.games(), "wins": tally.wins, "draws": tally.draws, "losses": tally.losses,
-                "score": tally.score(), "elo": elo, "elo_error": err, "sprt": sprt.map(|_| verdict.as_str())})
+                "score": tally.score(), "elo": est.elo, "elo_error": est.error, "elo_low": est.low,
+                "elo_high": est.high, "nelo": est.nelo, "los": est.los, "pentanomial": penta.counts,
+                "model": "pentanomial", "sprt_model": sprt.map(|t| t.model.as_str()),
+                "sprt": sprt.map(|_| verdict.as_str()), "llr": sprt.map(|_| llr),
+                "llr_bounds": sprt.map(|t| [t.bounds().0, t.bounds().1])})
         },
     );
     Ok(())

@@ -271,8 +271,7 @@ impl FromStr for GgfGame {
         let mut game = GgfGame::new(Position::start(), "", "");
         let mut board = None;
         let mut rest = body;
-        loop {
-            let Some(open) = rest.find('[') else { break };
+        while let Some(open) = rest.find('[') {
             let tag = rest[..open].trim().to_string();
             let close = rest[open..]
                 .find(']')

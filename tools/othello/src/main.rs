@@ -5,6 +5,7 @@
 //! board, an illegal move, an unknown option, a bad file), always with one line on stderr.
 #![forbid(unsafe_code)]
 
+mod arena;
 mod bench;
 mod engine;
 mod error;

@@ -1,0 +1,310 @@
+//! The match runner behind `othello play`: players built from specs or engines files, openings
+//! played in pairs (each side once), clocks, concurrency, adjudication and game records.
+//!
+//! Each worker thread owns one instance of each player (a searcher, or an external process) and
+//! plays whole pairs: pair `p` is games `2p + 1` (A black) and `2p + 2` (A white) from opening
+//! `p mod openings`. Results go to the caller's thread in the order games finish.
+
+pub mod clock;
+pub mod external;
+pub mod openings;
+pub mod player;
+pub mod record;
+
+use crate::error::{CliResult, input};
+use crate::spec::Spec;
+use clock::{Clock, ClockCheck, TimeControl};
+use external::{EngineDef, ExternalPlayer};
+use openings::Opening;
+use othello_endgame::{SolveMode, Solver, SolverConfig};
+use othello_rules::{Color, Move};
+use player::{BuiltinPlayer, Failure, GameView, MatchPlayer};
+use record::{Ending, GameRecord, Played};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
+
+/// Where a player comes from.
+#[derive(Clone, Debug)]
+pub enum PlayerSource {
+    /// A spec of this program (`pvs:depth=6`).
+    Builtin(String),
+    /// An engine of the engines file and the depth to send it.
+    External(EngineDef, u32),
+}
+
+impl PlayerSource {
+    /// Reads a spec: `ext:name=NAME[,depth=N]` names an engine of `engines`; anything else is a
+    /// spec of this program (checked by building it once).
+    ///
+    /// # Errors
+    /// Bad input naming the problem.
+    pub fn parse(text: &str, engines: Option<&[EngineDef]>) -> CliResult<PlayerSource> {
+        let mut spec: Spec = text.parse()?;
+        if spec.name != "ext" {
+            BuiltinPlayer::new(text)?;
+            return Ok(PlayerSource::Builtin(text.to_string()));
+        }
+        let name = spec
+            .raw("name")
+            .ok_or_else(|| input(format!("bad engine spec '{text}': ext needs name=NAME")))?;
+        let depth: Option<u32> = spec.get("depth", "a depth of 1 to 60")?;
+        if depth.is_some_and(|d| !(1..=60).contains(&d)) {
+            return Err(input(format!(
+                "bad value for key 'depth' of engine 'ext' in '{text}': expected 1 to 60"
+            )));
+        }
+        spec.finish(&["name", "depth"])?;
+        let engines = engines.ok_or_else(|| input(format!("'{text}' needs --engines FILE")))?;
+        let def = engines.iter().find(|d| d.name == name).ok_or_else(|| {
+            let known: Vec<&str> = engines.iter().map(|d| d.name.as_str()).collect();
+            input(format!(
+                "unknown external engine '{name}' (engines file has: {})",
+                known.join(", ")
+            ))
+        })?;
+        Ok(PlayerSource::External(def.clone(), depth.unwrap_or(60)))
+    }
+
+    /// A fresh instance (an external one is started now).
+    ///
+    /// # Errors
+    /// Bad input, or a program that cannot be started.
+    pub fn build(&self) -> CliResult<Box<dyn MatchPlayer>> {
+        Ok(match self {
+            PlayerSource::Builtin(text) => Box::new(BuiltinPlayer::new(text)?),
+            PlayerSource::External(def, depth) => Box::new(ExternalPlayer::new(def.clone(), *depth)?),
+        })
+    }
+}
+
+/// How games are played.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The clock.
+    pub time: TimeControl,
+    /// Extra time over the limit before a move loses on time.
+    pub margin: Duration,
+    /// Without a clock, how long to wait for an external engine's move.
+    pub hang_timeout: Duration,
+    /// Solve exactly at this many empties.
+    pub adjudicate: Option<u32>,
+}
+
+/// Plays one game. `players[0]` is A, `players[1]` is B.
+pub fn play_game(
+    number: u64,
+    opening: &Opening,
+    a_color: Color,
+    players: &mut [Box<dyn MatchPlayer>; 2],
+    settings: &Settings,
+    solver: Option<&mut Solver>,
+) -> GameRecord {
+    let index = |c: Color| if c == a_color { 0 } else { 1 };
+    let (black, white) = (
+        players[index(Color::Black)].name().to_string(),
+        players[index(Color::White)].name().to_string(),
+    );
+    let ti = settings.time.ggf();
+    let mut rec = GameRecord {
+        number,
+        opening: opening.clone(),
+        a_color,
+        black,
+        white,
+        moves: Vec::new(),
+        black_margin: 0,
+        ending: Ending::Scored,
+        time_control: ti.clone(),
+    };
+    let squares = opening.root.size().squares() as i32;
+    let forfeit_margin = |loser: Color| if loser == Color::Black { -squares } else { squares };
+    let mut failed = [false; 2];
+    for color in [Color::Black, Color::White] {
+        let i = index(color);
+        if let Err(f) = players[i].new_game() {
+            failed[i] = true;
+            rec.black_margin = forfeit_margin(color);
+            rec.ending = Ending::Forfeit(color, f.to_string());
+            restart_failed(players, failed);
+            return rec;
+        }
+    }
+    let mut clocks = [Clock::new(settings.time), Clock::new(settings.time)];
+    let mut history: Vec<(Move, Option<Duration>)> = opening.moves.iter().map(|&m| (m, None)).collect();
+    let mut pos = opening.position();
+    let mut solver = solver;
+    loop {
+        if pos.is_game_over() {
+            rec.black_margin = pos.final_score_black();
+            break;
+        }
+        if let (Some(n), Some(s)) = (settings.adjudicate, solver.as_deref_mut())
+            && pos.empty_count() <= n
+        {
+            let sol = s.solve(&pos, SolveMode::Exact);
+            rec.black_margin = if pos.side_to_move() == Color::Black {
+                sol.score
+            } else {
+                -sol.score
+            };
+            rec.ending = Ending::Adjudicated(pos.empty_count());
+            break;
+        }
+        let color = pos.side_to_move();
+        let i = index(color);
+        if pos.must_pass() {
+            // The runner plays a forced pass; the player is not asked.
+            rec.moves.push(Played {
+                color,
+                mv: Move::Pass,
+                time: Duration::ZERO,
+                eval: None,
+                depth: None,
+                nodes: None,
+            });
+            history.push((Move::Pass, Some(Duration::ZERO)));
+            for p in players.iter_mut() {
+                p.observe(Move::Pass);
+            }
+            pos = pos.pass_unchecked();
+            continue;
+        }
+        let clock = &mut clocks[i];
+        let budget = clock.budget(pos.empty_count());
+        // An external player is given up on a little after it has lost on time anyway.
+        let deadline = clock
+            .allowed(settings.margin)
+            .map_or(settings.hang_timeout, |a| a + Duration::from_millis(50));
+        let view = GameView {
+            root: opening.root,
+            moves: &history,
+            position: pos,
+            time_control: ti.as_deref(),
+        };
+        let start = Instant::now();
+        let answer = players[i].think(&view, &budget, deadline);
+        let used = start.elapsed();
+        let reply = match answer {
+            Ok(r) => r,
+            Err(f) => {
+                failed[i] = true;
+                rec.black_margin = forfeit_margin(color);
+                rec.ending = match f {
+                    Failure::Hung(_) => Ending::Time(color, f.to_string()),
+                    _ => Ending::Forfeit(color, f.to_string()),
+                };
+                break;
+            }
+        };
+        if let ClockCheck::Flag { allowed } = clock.charge(used, settings.margin) {
+            rec.black_margin = forfeit_margin(color);
+            rec.ending = Ending::Time(
+                color,
+                format!(
+                    "took {:.3} s of {:.3} s (margin {:.3} s)",
+                    used.as_secs_f64(),
+                    allowed.as_secs_f64(),
+                    settings.margin.as_secs_f64()
+                ),
+            );
+            break;
+        }
+        if !pos.is_legal(reply.mv) {
+            failed[i] = true;
+            rec.black_margin = forfeit_margin(color);
+            let why = if reply.mv == Move::Pass {
+                "passed with a legal move".to_string()
+            } else {
+                format!("illegal move {}", reply.mv)
+            };
+            rec.ending = Ending::Forfeit(color, why);
+            break;
+        }
+        rec.moves.push(Played {
+            color,
+            mv: reply.mv,
+            time: used,
+            eval: reply.eval,
+            depth: reply.depth,
+            nodes: reply.nodes,
+        });
+        history.push((reply.mv, Some(used)));
+        for p in players.iter_mut() {
+            p.observe(reply.mv);
+        }
+        pos = pos.play_unchecked(reply.mv);
+    }
+    restart_failed(players, failed);
+    rec
+}
+
+/// Restarts the players that misbehaved, so the next game starts clean. A player that cannot be
+/// restarted fails its next game's start and loses it.
+fn restart_failed(players: &mut [Box<dyn MatchPlayer>; 2], failed: [bool; 2]) {
+    for (p, f) in players.iter_mut().zip(failed) {
+        if f {
+            let _ = p.restart();
+        }
+    }
+}
+
+/// Plays `pairs` pairs with `concurrency` workers, calling `on_game` in this thread for every
+/// finished game; when it returns `true` no new pair starts (pairs under way finish).
+///
+/// # Errors
+/// A player that cannot be built.
+pub fn run(
+    sources: &[PlayerSource; 2],
+    openings: &[Opening],
+    pairs: u64,
+    concurrency: usize,
+    settings: &Settings,
+    mut on_game: impl FnMut(GameRecord) -> bool,
+) -> CliResult {
+    let mut sets = Vec::new();
+    for _ in 0..concurrency.min(pairs.max(1) as usize) {
+        sets.push([sources[0].build()?, sources[1].build()?]);
+    }
+    let next = AtomicU64::new(0);
+    let stop = AtomicBool::new(false);
+    let (tx, rx) = channel::<GameRecord>();
+    std::thread::scope(|scope| {
+        for mut players in sets {
+            let tx = tx.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || {
+                let mut solver = settings
+                    .adjudicate
+                    .map(|_| Solver::new(SolverConfig { tt_mib: 16, threads: 1 }));
+                while !stop.load(Ordering::SeqCst) {
+                    let p = next.fetch_add(1, Ordering::SeqCst);
+                    if p >= pairs {
+                        break;
+                    }
+                    let opening = &openings[(p % openings.len() as u64) as usize];
+                    for (k, a_color) in [Color::Black, Color::White].into_iter().enumerate() {
+                        let rec = play_game(
+                            2 * p + k as u64 + 1,
+                            opening,
+                            a_color,
+                            &mut players,
+                            settings,
+                            solver.as_mut(),
+                        );
+                        if tx.send(rec).is_err() {
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for rec in rx {
+            if on_game(rec) {
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+    });
+    Ok(())
+}

@@ -101,6 +101,8 @@ struct Session {
     searcher: Searcher<WeightedEval>,
     depth: u32,
     pos: Position,
+    /// The clock of the last `set game` (its `TI[]` and move times), if it had one.
+    clock: Option<crate::arena::clock::MoveBudget>,
     stop: Arc<AtomicBool>,
     pings_seen: Arc<AtomicU64>,
     pings_done: u64,
@@ -123,6 +125,10 @@ impl Session {
         Limits {
             depth: Some(self.depth),
             stop: Some(self.stop.clone()),
+            time: self
+                .clock
+                .and_then(|c| c.time_limits())
+                .map(|(soft, hard)| othello_search::TimeLimit { soft, hard }),
             ..Limits::default()
         }
     }
@@ -144,6 +150,10 @@ impl Session {
                 }
                 Some("game") => {
                     let ggf = line.split_once("game").map(|(_, g)| g.trim()).unwrap_or("");
+                    self.clock = ggf
+                        .parse::<othello_rules::GgfGame>()
+                        .ok()
+                        .and_then(|g| crate::arena::clock::ggf_budget(&g));
                     match parse_ggf(ggf) {
                         Ok(p) => self.pos = p,
                         Err(e) => eprintln!("nboard: bad game: {e}"),
@@ -256,6 +266,7 @@ pub fn run(args: &NboardArgs) -> CliResult {
         searcher: Searcher::new(eval, config),
         depth: limits.depth.unwrap_or(crate::engine::DEFAULT_DEPTH),
         pos: Position::start(),
+        clock: None,
         stop,
         pings_seen,
         pings_done: 0,

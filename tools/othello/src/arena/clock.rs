@@ -308,3 +308,67 @@ mod tests {
         assert_eq!(hard.as_millis(), 1363);
     }
 }
+
+/// Parses a GGF time (`[[h:]m:]s`, seconds may have decimals).
+fn ggf_seconds(text: &str) -> Option<f64> {
+    let mut total = 0.0;
+    for part in text.trim().split(':') {
+        let v: f64 = part.trim().parse().ok().filter(|v: &f64| v.is_finite() && *v >= 0.0)?;
+        total = total * 60.0 + v;
+    }
+    Some(total)
+}
+
+/// The clock of the side to move in a GGF record, as an NBoard engine reads it from
+/// `set game`: `TI[main/increment/...]` minus the times of its moves so far plus an increment
+/// per move. `None` without a readable `TI`.
+pub fn ggf_budget(game: &othello_rules::GgfGame) -> Option<MoveBudget> {
+    let ti = game.time_control.as_deref()?;
+    let mut parts = ti.split('/');
+    let base = ggf_seconds(parts.next()?)?;
+    let increment = match parts.next().map(str::trim) {
+        None | Some("") => 0.0,
+        Some(t) => ggf_seconds(t)?,
+    };
+    let pos = game.final_position();
+    let side = pos.side_to_move();
+    let (mut used, mut moves) = (0.0, 0u32);
+    for m in game.moves.iter().filter(|m| m.color == side) {
+        if let Some(t) = m.time {
+            used += t;
+            moves += 1;
+        }
+    }
+    let left = (base + increment * moves as f64 - used).max(0.0);
+    Some(MoveBudget {
+        remaining: Some(Duration::from_secs_f64(left.min(1e9))),
+        increment: Duration::from_secs_f64(increment.min(1e9)),
+        per_move: None,
+        empties: pos.empty_count(),
+    })
+}
+
+#[cfg(test)]
+mod ggf_tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_clock_of_a_record() {
+        let start = "---------------------------O*------*O---------------------------";
+        let g: othello_rules::GgfGame =
+            format!("(;GM[Othello]TI[1:00/0.5/]BO[8 {start} *]B[F5//2.5]W[D6//1]B[C3//4];)")
+                .parse()
+                .unwrap();
+        // White to move: 60 s + 1 increment - 1 s used = 59.5 s.
+        let b = ggf_budget(&g).unwrap();
+        assert_eq!(b.remaining, Some(Duration::from_millis(59_500)));
+        assert_eq!(b.increment, Duration::from_millis(500));
+        assert_eq!(b.empties, 57);
+        let mut none = g.clone();
+        none.time_control = None;
+        assert_eq!(ggf_budget(&none), None);
+        none.time_control = Some("x".into());
+        assert_eq!(ggf_budget(&none), None);
+        assert_eq!(ggf_seconds("1:02:03.5"), Some(3723.5));
+    }
+}

@@ -44,8 +44,8 @@ impl TimeControl {
         let (b, i) = text.split_once('+').unwrap_or((text, "0"));
         let base = seconds(b, "--tc base")?;
         let increment = seconds(i, "--tc increment")?;
-        if base.is_zero() && increment.is_zero() {
-            return Err(input(format!("bad --tc '{text}': the clock must have some time")));
+        if base.is_zero() {
+            return Err(input(format!("bad --tc '{text}': the base time must be above 0")));
         }
         Ok(TimeControl::Clock { base, increment })
     }
@@ -106,14 +106,17 @@ impl MoveBudget {
             return Some((hard, hard));
         }
         let remaining = self.remaining?;
+        // A reserve against scheduling delays on a busy machine: up to 30 ms, at most half.
+        let usable = remaining - (remaining / 2).min(Duration::from_millis(30));
         // Moves still to play by this side, plus a few in reserve for the end.
         let moves_left = (self.empties.div_ceil(2)).max(1) + 2;
-        let usable = remaining.saturating_sub(OVERHEAD);
         let share = usable / moves_left + self.increment.mul_f64(0.75);
-        let hard_cap = usable.mul_f64(0.4);
-        let soft = share.min(hard_cap).max(Duration::from_micros(200));
-        let hard = (share * 3).min(hard_cap).max(Duration::from_micros(500));
-        Some((soft.min(hard), hard))
+        // An iterative search often runs past its soft limit to the hard one: the hard limit is
+        // near the fair share, the soft one half of it.
+        let cap = (usable / 2 + self.increment / 2).min(usable);
+        let hard = share.mul_f64(1.5).min(cap).max(Duration::from_micros(500));
+        let soft = (share / 2).min(hard);
+        Some((soft, hard))
     }
 }
 
@@ -237,7 +240,7 @@ mod tests {
             }
         );
         assert_eq!(TimeControl::parse_st("0.25").unwrap(), TimeControl::PerMove(ms(250)));
-        for bad in ["", "x", "-1", "1+-1", "0+0", "nan", "1e9", "1+2+3"] {
+        for bad in ["", "x", "-1", "1+-1", "0+0", "0+1", "nan", "1e9", "1+2+3"] {
             assert!(TimeControl::parse_tc(bad).is_err(), "{bad}");
         }
         assert!(TimeControl::parse_st("0").is_err());
@@ -278,9 +281,10 @@ mod tests {
                     };
                     let (soft, hard) = b.time_limits().unwrap();
                     assert!(soft <= hard);
-                    // Never more than 40% of what is left (after the overhead reserve), except
-                    // the tiny floor on an almost empty clock.
-                    assert!(hard <= ms(remaining).mul_f64(0.4).max(Duration::from_micros(500)));
+                    // Never more than what is left after the reserve (half of it, plus half the
+                    // increment), except the tiny floor on an almost empty clock.
+                    let reserve = (ms(remaining) / 2).min(ms(30));
+                    assert!(hard <= (ms(remaining) - reserve).max(Duration::from_micros(500)));
                 }
             }
         }
@@ -296,7 +300,8 @@ mod tests {
             ..none
         };
         assert_eq!(st.time_limits(), Some((ms(97), ms(97))));
-        // 10 s left, 40 empties: 20 + 2 moves to plan for: 9.997 / 22 = 454 ms soft.
+        // 10 s left, 40 empties: 9.970 s usable (30 ms reserve), 20 + 2 moves to plan for:
+        // share 9.970 / 22 = 453.2 ms; soft = half of it, hard = 1.5 times.
         let b = MoveBudget {
             remaining: Some(ms(10_000)),
             increment: ms(0),
@@ -304,8 +309,17 @@ mod tests {
             empties: 40,
         };
         let (soft, hard) = b.time_limits().unwrap();
-        assert_eq!(soft.as_millis(), 454);
-        assert_eq!(hard.as_millis(), 1363);
+        assert_eq!(soft.as_micros(), 226_590);
+        assert_eq!(hard.as_micros(), 679_772);
+        // 20 ms left, increment 10 ms, 4 empties: 10 ms usable, share 10/4 + 7.5 = 10 ms,
+        // hard capped at 10/2 + 5 = 10 ms, soft 5 ms.
+        let end = MoveBudget {
+            remaining: Some(ms(20)),
+            increment: ms(10),
+            per_move: None,
+            empties: 4,
+        };
+        assert_eq!(end.time_limits(), Some((ms(5), ms(10))));
     }
 }
 

@@ -162,6 +162,7 @@ pub fn play_game(
                 eval: None,
                 depth: None,
                 nodes: None,
+                limit: None,
             });
             history.push((Move::Pass, Some(Duration::ZERO)));
             for p in players.iter_mut() {
@@ -228,6 +229,7 @@ pub fn play_game(
             eval: reply.eval,
             depth: reply.depth,
             nodes: reply.nodes,
+            limit: budget.time_limits().map(|(_, hard)| hard),
         });
         history.push((reply.mv, Some(used)));
         for p in players.iter_mut() {

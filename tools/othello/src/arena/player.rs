@@ -146,14 +146,16 @@ impl MatchPlayer for BuiltinPlayer {
                 }
             }
             Engine::Mcts(m) => {
-                // A timer raises the stop flag at the hard limit.
+                // A timer raises the stop flag at the fair share (MCTS stops at once, unlike an
+                // iterative search which overruns its soft limit).
                 let stop = Arc::new(AtomicBool::new(false));
                 m.set_stop(stop.clone());
-                let timer = clock.map(|(_, hard)| {
+                let timer = clock.map(|(soft, hard)| {
+                    let at = (soft * 2).min(hard);
                     let stop = stop.clone();
                     let (tx, rx) = std::sync::mpsc::channel::<()>();
                     let handle = std::thread::spawn(move || {
-                        if rx.recv_timeout(hard).is_err() {
+                        if rx.recv_timeout(at).is_err() {
                             stop.store(true, Ordering::SeqCst);
                         }
                     });

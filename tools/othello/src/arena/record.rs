@@ -22,6 +22,9 @@ pub struct Played {
     pub depth: Option<u32>,
     /// Nodes.
     pub nodes: Option<u64>,
+    /// The hard time limit an in-process player was given from the clock (the overshoot is
+    /// `time - limit`).
+    pub limit: Option<Duration>,
 }
 
 /// Seconds rounded to the microsecond, for records.
@@ -169,6 +172,7 @@ impl GameRecord {
             "evals": self.moves.iter().map(|m| m.eval).collect::<Vec<_>>(),
             "depths": self.moves.iter().map(|m| m.depth).collect::<Vec<_>>(),
             "nodes": self.moves.iter().map(|m| m.nodes).collect::<Vec<_>>(),
+            "limits": self.moves.iter().map(|m| m.limit.map(micros)).collect::<Vec<_>>(),
         })
     }
 }

@@ -11,7 +11,7 @@ fn bench_ffo(c: &mut Criterion) {
     let mut group = c.benchmark_group("endgame");
     group.sample_size(10);
     // A small table: clearing it is part of every iteration.
-    let mut solver = Solver::new(SolverConfig { tt_mib: 4, threads: 1 });
+    let mut solver = Solver::new(SolverConfig::default().with_tt_mib(4).with_threads(1));
     for n in [1, 5, 10, 21] {
         let obf = ffo::position(n).expect("bundled FFO position");
         let want = obf.best_score().expect("scored");

@@ -8,7 +8,7 @@
 use criterion::measurement::{Measurement, WallTime};
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use othello_benches::{Rate, ThreadCpu, thread_cpu_ns};
-use othello_mcts::{Mcts, MctsConfig, PlayoutPolicy, playout, random_playout};
+use othello_mcts::{Limits, Mcts, MctsConfig, PlayoutPolicy, playout, random_playout};
 use othello_rules::{Move, Position};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -62,13 +62,8 @@ fn run<M: Measurement>(mut g: BenchmarkGroup<'_, M>) {
     g.throughput(Throughput::Elements(ITERATIONS));
     g.bench_function("search/start 10k iterations", |b| {
         b.iter(|| {
-            let mut mcts = Mcts::new(MctsConfig {
-                playouts: Some(ITERATIONS),
-                seed: 3,
-                reuse_tree: false,
-                ..MctsConfig::default()
-            });
-            let r = mcts.search(black_box(&start));
+            let mut mcts = Mcts::new(MctsConfig::default().with_seed(3).with_reuse_tree(false));
+            let r = mcts.search(black_box(&start), &Limits::nodes(ITERATIONS));
             assert!(start.is_legal(r.best_move));
             assert_eq!(r.iterations, ITERATIONS);
             assert_eq!(r.stats.root_children.iter().map(|c| c.1).sum::<u64>(), ITERATIONS);

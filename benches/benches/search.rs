@@ -50,16 +50,14 @@ fn bench(c: &mut Criterion) {
     let positions = positions();
     let mut g = c.benchmark_group("search");
     g.sample_size(10);
-    let plain = SearchConfig {
-        algorithm: Algorithm::AlphaBeta,
-        tt_mib: 0,
-        killers: false,
-        history: false,
-        mobility_ordering: false,
-        aspiration: false,
-        endgame_empties: 0,
-        ..SearchConfig::default()
-    };
+    let plain = SearchConfig::default()
+        .with_algorithm(Algorithm::AlphaBeta)
+        .with_tt_mib(0)
+        .with_killers(false)
+        .with_history(false)
+        .with_mobility_ordering(false)
+        .with_aspiration(false)
+        .with_endgame_empties(0);
     for depth in [6, 8] {
         let mut reference = Searcher::new(WeightedEval::standard(), plain.clone());
         let (expected, _) = run(&mut reference, &positions, depth);
@@ -67,19 +65,11 @@ fn bench(c: &mut Criterion) {
         let variants = [
             (
                 "pvs default",
-                SearchConfig {
-                    tt_mib: 4,
-                    endgame_empties: 0,
-                    ..SearchConfig::default()
-                },
+                SearchConfig::default().with_tt_mib(4).with_endgame_empties(0),
             ),
             (
                 "pvs no table",
-                SearchConfig {
-                    tt_mib: 0,
-                    endgame_empties: 0,
-                    ..SearchConfig::default()
-                },
+                SearchConfig::default().with_tt_mib(0).with_endgame_empties(0),
             ),
             ("alpha-beta plain", plain.clone()),
         ];

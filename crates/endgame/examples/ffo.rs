@@ -33,7 +33,7 @@ fn main() {
         [a] => (*a, *a),
         [a, b, ..] => (*a, *b),
     };
-    let mut solver = Solver::with_techniques(SolverConfig { tt_mib, threads }, tech);
+    let mut solver = Solver::with_techniques(SolverConfig::default().with_tt_mib(tt_mib).with_threads(threads), tech);
     let (mut nodes, mut time) = (0u64, Duration::ZERO);
     println!(" #  empties  move  score        nodes     time(s)   Mnodes/s  ok");
     for (n, obf) in ffo::positions()

@@ -36,7 +36,7 @@
 //! use othello_endgame::{SolveMode, Solver, SolverConfig};
 //! use othello_rules::{BoardSize, Position};
 //!
-//! let mut solver = Solver::new(SolverConfig { tt_mib: 4, threads: 1 });
+//! let mut solver = Solver::new(SolverConfig::default().with_tt_mib(4).with_threads(1));
 //! // 4x4 Othello: white wins 11-3 with 2 empty squares, so black's score is -10.
 //! let start = Position::start_of(BoardSize::Four);
 //! let solution = solver.solve(&start, SolveMode::Exact);
@@ -59,5 +59,6 @@ mod search;
 mod solver;
 mod stability;
 
+pub use othello_engine::Limits;
 pub use search::Techniques;
 pub use solver::{Solution, SolveMode, Solver, SolverConfig};

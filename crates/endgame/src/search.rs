@@ -75,6 +75,7 @@ fn eval_leaf(p: u64, o: u64, pm: u64, om: u64, lay: &Layout) -> i32 {
 
 /// Which techniques are on (all by default); switching one off measures what it brings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Techniques {
     /// Stability cut-offs: give up a node when even losing every unstable disc keeps the score
     /// at or below alpha.

@@ -3,10 +3,14 @@
 use crate::cache::Cache;
 use crate::layout::Layout;
 use crate::search::{self, Ctx, Techniques};
+use othello_engine::Limits;
 use othello_rules::{BoardSize, Move, Position, Square, movegen};
-use othello_table::TranspositionTable;
+use othello_table::{TableStats, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+/// How often the watcher of [`Solver::solve_within`] reads the clock and the stop flag.
+const WATCH_PERIOD: Duration = Duration::from_millis(1);
 
 /// What a solve computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,8 +22,15 @@ pub enum SolveMode {
     WinLossDraw,
 }
 
-/// Solver settings.
-#[derive(Clone, Debug)]
+/// Solver settings: [`SolverConfig::default`] and the `with_` setters.
+///
+/// ```
+/// use othello_endgame::SolverConfig;
+/// let config = SolverConfig::default().with_tt_mib(16).with_threads(2);
+/// assert_eq!((config.tt_mib, config.threads), (16, 2));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SolverConfig {
     /// Transposition table size in MiB.
     pub tt_mib: usize,
@@ -31,6 +42,71 @@ impl Default for SolverConfig {
     /// 64 MiB, one thread.
     fn default() -> SolverConfig {
         SolverConfig { tt_mib: 64, threads: 1 }
+    }
+}
+
+impl SolverConfig {
+    /// Sets the table size in MiB.
+    #[must_use]
+    pub fn with_tt_mib(mut self, tt_mib: usize) -> SolverConfig {
+        self.tt_mib = tt_mib;
+        self
+    }
+
+    /// Sets the number of threads (0 counts as 1).
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> SolverConfig {
+        self.threads = threads;
+        self
+    }
+}
+
+impl Techniques {
+    /// Every technique on (the default).
+    pub fn all() -> Techniques {
+        Techniques::default()
+    }
+
+    /// Sets [`Techniques::stability`].
+    #[must_use]
+    pub fn with_stability(mut self, on: bool) -> Techniques {
+        self.stability = on;
+        self
+    }
+
+    /// Sets [`Techniques::parity`].
+    #[must_use]
+    pub fn with_parity(mut self, on: bool) -> Techniques {
+        self.parity = on;
+        self
+    }
+
+    /// Sets [`Techniques::fastest_first`].
+    #[must_use]
+    pub fn with_fastest_first(mut self, on: bool) -> Techniques {
+        self.fastest_first = on;
+        self
+    }
+
+    /// Sets [`Techniques::table`].
+    #[must_use]
+    pub fn with_table(mut self, on: bool) -> Techniques {
+        self.table = on;
+        self
+    }
+
+    /// Sets [`Techniques::etc`].
+    #[must_use]
+    pub fn with_etc(mut self, on: bool) -> Techniques {
+        self.etc = on;
+        self
+    }
+
+    /// Sets [`Techniques::last_four`].
+    #[must_use]
+    pub fn with_last_four(mut self, on: bool) -> Techniques {
+        self.last_four = on;
+        self
     }
 }
 
@@ -64,6 +140,8 @@ pub struct Solver {
     threads: usize,
     tech: Techniques,
     size: Option<BoardSize>,
+    /// Nodes of the last call that searched (see [`Solver::last_nodes`]).
+    last_nodes: u64,
 }
 
 impl std::fmt::Debug for Solver {
@@ -105,6 +183,7 @@ impl Solver {
             threads: config.threads.max(1),
             tech: techniques,
             size: None,
+            last_nodes: 0,
         }
     }
 
@@ -113,9 +192,22 @@ impl Solver {
         self.tt.clear();
     }
 
-    /// The transposition table (for its statistics).
-    pub fn table(&self) -> &TranspositionTable {
-        &self.tt
+    /// The counters of the solver's table. The table itself is private: every entry in it is
+    /// a full-depth result the solver wrote, which is what lets it trust any hit.
+    pub fn table_stats(&self) -> TableStats {
+        self.tt.stats()
+    }
+
+    /// The nodes searched by the last [`Solver::solve`] (and its variants),
+    /// [`Solver::score_moves`] or [`Solver::solve_window`], all threads together (the same count as [`Solution::nodes`] for a solve); 0 after a solve
+    /// that was stopped.
+    pub fn last_nodes(&self) -> u64 {
+        self.last_nodes
+    }
+
+    /// The size of the solver's table in MiB.
+    pub fn table_mib(&self) -> usize {
+        self.tt.mib()
     }
 
     /// Clears the table when the board size changes and opens a new table generation.
@@ -148,16 +240,50 @@ impl Solver {
             .expect("a solve without a stop request always finishes")
     }
 
+    /// [`Solver::solve`] within `limits`: gives up (`None`) at the hard time bound (from
+    /// `limits.time` or the game clock `limits.clock`) or when `limits.stop` is raised.
+    /// `limits.depth` and `limits.nodes` are not read: a solve is one proof to the end of the
+    /// game, and a proof cut at a node count has no answer to give. The soft time bound is not
+    /// read either (a solve has no iterations to decline).
+    pub fn solve_within(&mut self, pos: &Position, mode: SolveMode, limits: &Limits) -> Option<Solution> {
+        let start = Instant::now();
+        let deadline = limits.time_limit(pos.empty_count()).map(|t| start + t.hard);
+        let external = limits.stop.as_deref();
+        if deadline.is_none() {
+            let never = AtomicBool::new(false);
+            return self.solve_with_stop(pos, mode, external.unwrap_or(&never));
+        }
+        let stop = AtomicBool::new(false);
+        let done = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                while !done.load(Ordering::Relaxed) {
+                    let late = deadline.is_some_and(|d| Instant::now() >= d);
+                    if late || external.is_some_and(|e| e.load(Ordering::Relaxed)) {
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                    std::thread::sleep(WATCH_PERIOD);
+                }
+            });
+            let solution = self.solve_with_stop(pos, mode, &stop);
+            done.store(true, Ordering::Relaxed);
+            solution
+        })
+    }
+
     /// [`Solver::solve`], giving up when `stop` becomes true: returns `None` when the stop
     /// arrived before the score was known. The table only ever holds finished results, so a
     /// later solve still benefits from the work done.
     pub fn solve_with_stop(&mut self, pos: &Position, mode: SolveMode, stop: &AtomicBool) -> Option<Solution> {
         let start = Instant::now();
         self.prepare(pos.size());
+        self.last_nodes = 0;
         let layout = Layout::of(pos.size());
         let (lo, hi) = window(mode, layout.squares);
         let (p, o) = (pos.player().0, pos.opponent().0);
         if pos.is_game_over() {
+            self.last_nodes = 1;
             return Some(Solution {
                 best_move: Move::Pass,
                 score: pos.final_score().clamp(lo, hi),
@@ -180,6 +306,7 @@ impl Solver {
         let mut ctx = self.ctx(layout, stop, &halt);
         principal_variation(&mut ctx, root.play_unchecked(first), -value, lo, hi, &mut pv);
         nodes += ctx.nodes;
+        self.last_nodes = nodes;
         Some(Solution {
             best_move: if passed { Move::Pass } else { first },
             score: if passed { -value } else { value },
@@ -210,21 +337,24 @@ impl Solver {
                 let v = -search::search(&mut ctx, child.player().0, child.opponent().0, -hi, -lo);
                 out.push((mv, v.clamp(lo, hi)));
             }
-            out
+            (out, ctx.nodes)
         };
         let threads = self.threads.min(moves.len()).max(1);
         let this = &*self;
-        let mut scores: Vec<(Move, i32)> = if threads == 1 {
-            work(this)
+        let parts: Vec<(Vec<(Move, i32)>, u64)> = if threads == 1 {
+            vec![work(this)]
         } else {
             std::thread::scope(|s| {
                 let handles: Vec<_> = (0..threads).map(|_| s.spawn(|| work(this))).collect();
                 handles
                     .into_iter()
-                    .flat_map(|h| h.join().expect("solver thread panicked"))
+                    .map(|h| h.join().expect("solver thread panicked"))
                     .collect()
             })
         };
+        // The root is a node, as in `solve`.
+        self.last_nodes = 1 + parts.iter().map(|p| p.1).sum::<u64>();
+        let mut scores: Vec<(Move, i32)> = parts.into_iter().flat_map(|p| p.0).collect();
         scores.sort_by_key(|&(mv, v)| (-v, mv.to_u8()));
         scores
     }
@@ -240,7 +370,9 @@ impl Solver {
         self.prepare(pos.size());
         let never = AtomicBool::new(false);
         let mut ctx = self.ctx(Layout::of(pos.size()), &never, &never);
-        search::search(&mut ctx, pos.player().0, pos.opponent().0, alpha, beta)
+        let v = search::search(&mut ctx, pos.player().0, pos.opponent().0, alpha, beta);
+        self.last_nodes = ctx.nodes;
+        v
     }
 
     /// The root moves, table move first, then fastest-first (ties by square index).

@@ -35,7 +35,7 @@ fn wld(score: i32) -> i32 {
 }
 
 fn solver() -> Solver {
-    Solver::new(SolverConfig { tt_mib: 16, threads: 1 })
+    Solver::new(SolverConfig::default().with_tt_mib(16).with_threads(1))
 }
 
 /// Plays the principal variation and checks that it is legal, ends the game, and ends with the
@@ -185,30 +185,15 @@ fn agrees_with_negamax_on_small_boards() {
 fn techniques_off_give_the_same_scores() {
     let mut rng = SmallRng::seed_from_u64(4);
     let offs = [
-        Techniques {
-            stability: false,
-            ..Techniques::default()
-        },
-        Techniques {
-            parity: false,
-            ..Techniques::default()
-        },
-        Techniques {
-            fastest_first: false,
-            ..Techniques::default()
-        },
-        Techniques {
-            table: false,
-            ..Techniques::default()
-        },
-        Techniques {
-            last_four: false,
-            ..Techniques::default()
-        },
+        Techniques::default().with_stability(false),
+        Techniques::default().with_parity(false),
+        Techniques::default().with_fastest_first(false),
+        Techniques::default().with_table(false),
+        Techniques::default().with_last_four(false),
     ];
     let mut solvers: Vec<Solver> = offs
         .iter()
-        .map(|&t| Solver::with_techniques(SolverConfig { tt_mib: 4, threads: 1 }, t))
+        .map(|&t| Solver::with_techniques(SolverConfig::default().with_tt_mib(4).with_threads(1), t))
         .collect();
     for i in 0..300 {
         let size = [BoardSize::Eight, BoardSize::Six, BoardSize::Four][i % 3];
@@ -253,8 +238,8 @@ fn solve_window_is_fail_soft() {
 #[test]
 fn threads_give_the_same_results() {
     let mut one = solver();
-    let mut two = Solver::new(SolverConfig { tt_mib: 16, threads: 2 });
-    let mut three = Solver::new(SolverConfig { tt_mib: 16, threads: 3 });
+    let mut two = Solver::new(SolverConfig::default().with_tt_mib(16).with_threads(2));
+    let mut three = Solver::new(SolverConfig::default().with_tt_mib(16).with_threads(3));
     for (n, obf) in ffo::positions().into_iter().take(12) {
         let a = one.solve(&obf.position, SolveMode::Exact);
         let b = two.solve(&obf.position, SolveMode::Exact);
@@ -293,7 +278,7 @@ fn four_by_four_start() {
 #[ignore = "over 20 minutes on the shared 2-core machine (did not finish within 20 min); run with --ignored"]
 fn six_by_six_start() {
     let start = Position::start_of(BoardSize::Six);
-    let mut s = Solver::new(SolverConfig { tt_mib: 64, threads: 2 });
+    let mut s = Solver::new(SolverConfig::default().with_tt_mib(64).with_threads(2));
     let sol = s.solve(&start, SolveMode::Exact);
     assert_eq!(sol.score, -4);
     check_pv(&start, &sol);
@@ -337,4 +322,36 @@ fn passes_game_over_stop_and_the_callers_position() {
         fresh.solve(&obf.position, SolveMode::Exact).score,
         obf.best_score().unwrap()
     );
+}
+
+#[test]
+fn solve_within_limits_stops_or_answers_as_solve_does() {
+    use othello_engine::Limits;
+    use std::sync::Arc;
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+    let ffo = othello_endgame::ffo::position(1).unwrap().position;
+    let mut s = Solver::new(SolverConfig::default().with_tt_mib(16));
+    let raised = Limits::none().with_stop(Arc::new(AtomicBool::new(true)));
+    assert_eq!(s.solve_within(&ffo, SolveMode::Exact, &raised), None);
+    assert_eq!(s.last_nodes(), 0);
+    let expired = Limits::time(Duration::ZERO, Duration::ZERO);
+    assert_eq!(s.solve_within(&ffo, SolveMode::Exact, &expired), None);
+    let four = Position::start_of(BoardSize::Four);
+    let generous = Limits::move_time(Duration::from_secs(600));
+    let mut fresh = Solver::new(SolverConfig::default().with_tt_mib(4));
+    let want = fresh.solve(&four, SolveMode::Exact);
+    s.new_game();
+    let got = s.solve_within(&four, SolveMode::Exact, &generous).unwrap();
+    assert_eq!(
+        (got.best_move, got.score, got.nodes),
+        (want.best_move, want.score, want.nodes)
+    );
+    assert_eq!(s.last_nodes(), got.nodes);
+    // Depth and node limits are not read by the solver.
+    s.new_game();
+    let got = s
+        .solve_within(&four, SolveMode::Exact, &Limits::depth(1).with_nodes(1))
+        .unwrap();
+    assert_eq!(got.score, -10);
 }

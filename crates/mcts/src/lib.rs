@@ -25,19 +25,21 @@
 //! - **Playouts** run on raw bitboards with the rules crate's fast move generator and never
 //!   allocate; the generator is `rand`'s `SmallRng`, seeded, so a search with a playout budget
 //!   is reproducible for a given `rand` version and platform.
-//! - **Limits**: a playout budget, a time budget (less a safety margin) and an external stop
-//!   flag, checked between iterations; an iteration is never cut in half.
+//! - **Limits**: the toolkit's shared [`Limits`](othello_engine::Limits), given to each
+//!   search: a node budget (an MCTS node is an iteration), a time budget or a game clock (less a
+//!   safety margin) and a stop flag, checked between iterations; an iteration is never cut in
+//!   half. `Mcts` implements [`Player`](othello_engine::Player).
 //! - **Tree reuse**: [`Mcts::advance`] records the moves played; the next search keeps the
 //!   subtree of the new position.
 //! - **Root parallelism**: independent trees on `threads` threads, root statistics summed.
 //!
 //! ```
-//! use othello_mcts::{Mcts, MctsConfig};
+//! use othello_mcts::{Limits, Mcts, MctsConfig};
 //! use othello_rules::Position;
 //!
-//! let mut mcts = Mcts::new(MctsConfig { playouts: Some(2_000), seed: 42, ..MctsConfig::default() });
+//! let mut mcts = Mcts::new(MctsConfig::default().with_seed(42));
 //! let start = Position::start();
-//! let result = mcts.search(&start);
+//! let result = mcts.search(&start, &Limits::nodes(2_000));
 //! assert!(start.is_legal(result.best_move));
 //! assert_eq!(result.iterations, 2_000);
 //! // The four opening moves (d3 c4 f5 e6) were all expanded.
@@ -55,6 +57,7 @@ mod search;
 mod tree;
 
 pub use config::{MctsConfig, PlayoutPolicy};
+pub use othello_engine::{Limits, Player, Reply};
 pub use playout::{playout, random_playout};
 pub use result::{MctsResult, MctsStats};
 pub use search::Mcts;

@@ -3,11 +3,11 @@
 use crate::result::{MctsResult, MctsStats};
 use crate::tree::Tree;
 use crate::{MctsConfig, PlayoutPolicy};
+use othello_engine::{Limits, Player, Reply};
 use othello_rules::hash::mix64;
 use othello_rules::{Move, Position};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -19,7 +19,7 @@ const MAX_PATH: usize = 16;
 /// Parallelism is root parallelism: each of `threads` workers grows its own tree from the same
 /// root with its own generator (seeded from `seed`, the worker index and the root position),
 /// and the root children's N and W are summed at the end. Nothing is shared while searching,
-/// so there are no locks and no virtual loss, and with a `playouts` budget (split evenly
+/// so there are no locks and no virtual loss, and with a node budget (split evenly
 /// between the workers) the result is deterministic for a given seed and thread count. The
 /// price is that the trees duplicate work below the root; for the short searches a game
 /// player runs this costs less than the synchronisation of a shared tree would.
@@ -32,7 +32,6 @@ pub struct Mcts {
     config: MctsConfig,
     trees: Vec<Tree>,
     path: Vec<Move>,
-    stop: Option<Arc<AtomicBool>>,
 }
 
 /// What one worker may spend.
@@ -49,7 +48,6 @@ impl Mcts {
             config,
             trees: Vec::new(),
             path: Vec::new(),
-            stop: None,
         }
     }
 
@@ -69,13 +67,6 @@ impl Mcts {
         self.trees.first()
     }
 
-    /// Gives the searches an external stop flag: when `stop` becomes true, the running search
-    /// ends after the current iteration and returns its best move so far. The flag is read,
-    /// never reset: a flag left at true makes later searches return at once.
-    pub fn set_stop(&mut self, stop: Arc<AtomicBool>) {
-        self.stop = Some(stop);
-    }
-
     /// Forgets the trees and the recorded moves.
     pub fn new_game(&mut self) {
         self.trees.clear();
@@ -93,12 +84,18 @@ impl Mcts {
         }
     }
 
-    /// Searches `pos` and returns the most visited root move. `pos` is never changed.
+    /// Searches `pos` within `limits` and returns the most visited root move. `pos` is never
+    /// changed.
     ///
     /// - The game is over: returns [`Move::Pass`] at once, with the exact result as `win_rate`.
     /// - One legal move (a single square, or the pass when the side to move has no square):
     ///   returns it at once, with no iteration.
-    /// - Otherwise iterates until the first limit of the configuration.
+    /// - Otherwise iterates until the first limit: `limits.nodes` iterations (the MCTS node
+    ///   count: each iteration adds at most one node and runs at most one playout; shared by
+    ///   the threads), the hard time bound of `limits.time` or `limits.clock` less
+    ///   [`MctsConfig::time_margin`], or `limits.stop` raised (read between iterations, never
+    ///   reset). `limits.depth` is not read. With no node, time or clock limit and no stop flag,
+    ///   [`MctsConfig::DEFAULT_ITERATIONS`] iterations.
     ///
     /// With `reuse_tree`, when `pos` is the root of the previous search, or is reached from it
     /// by the moves given to [`Mcts::advance`] since (or lies within the first three levels of
@@ -106,7 +103,7 @@ impl Mcts {
     ///
     /// # Panics
     /// Re-raises a panic of a worker thread (a bug).
-    pub fn search(&mut self, pos: &Position) -> MctsResult {
+    pub fn search(&mut self, pos: &Position, limits: &Limits) -> MctsResult {
         let start = Instant::now();
         let threads = self.config.threads.max(1);
         let reused = self.config.reuse_tree && self.reroot(pos);
@@ -130,18 +127,16 @@ impl Mcts {
         }
 
         if self.trees.is_empty() {
-            let cap = (self.config.max_nodes / threads).max(1);
+            let cap = (self.config.max_tree_nodes / threads).max(1);
             self.trees = (0..threads).map(|_| Tree::new(*pos, cap)).collect();
         }
-        let total = match (self.config.playouts, self.config.time, &self.stop) {
-            (None, None, None) => Some(MctsConfig::DEFAULT_PLAYOUTS),
-            (p, _, _) => p,
+        let time = limits.time_limit(pos.empty_count()).map(|t| t.hard);
+        let total = match (limits.nodes, time, &limits.stop) {
+            (None, None, None) => Some(MctsConfig::DEFAULT_ITERATIONS),
+            (n, _, _) => n,
         };
-        let deadline = self
-            .config
-            .time
-            .map(|t| start + t.saturating_sub(MctsConfig::time_margin(t)));
-        let stop = self.stop.as_deref();
+        let deadline = time.map(|t| start + t.saturating_sub(MctsConfig::time_margin(t)));
+        let stop = limits.stop.as_deref();
         let (c, policy, seed) = (self.config.exploration, self.config.policy, self.config.seed);
         let key = pos.hash_key();
         let budget = |i: usize| Budget {
@@ -292,4 +287,26 @@ fn merge(trees: &[Tree]) -> Vec<(Move, u64, f64)> {
             (Move::from_u8(code).expect("codes 0..=64 are moves"), n, q)
         })
         .collect()
+}
+
+impl Player for Mcts {
+    /// `mcts`.
+    fn name(&self) -> String {
+        "mcts".to_string()
+    }
+
+    fn new_game(&mut self) {
+        Mcts::new_game(self);
+    }
+
+    /// [`Mcts::search`]: no score (win rates are not centi-discs), depth 0, and the
+    /// iterations as the node count.
+    fn think(&mut self, pos: &Position, limits: &Limits) -> Reply {
+        let r = self.search(pos, limits);
+        Reply::new(r.best_move).with_nodes(r.iterations).with_time(r.time)
+    }
+
+    fn observe(&mut self, mv: Move) {
+        self.advance(mv);
+    }
 }

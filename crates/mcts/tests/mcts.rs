@@ -1,7 +1,7 @@
 //! Integration tests of the MCTS player: turns, passes, terminal nodes, rewards against exact
 //! solutions, reproducibility, reuse, limits, parallel merging and strength.
 
-use othello_mcts::{Mcts, MctsConfig, PlayoutPolicy, Tree, playout, random_playout};
+use othello_mcts::{Limits, Mcts, MctsConfig, PlayoutPolicy, Tree, playout, random_playout};
 use othello_rules::{Bitboard, BoardSize, Color, Move, Position, Square};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -17,12 +17,8 @@ fn mv(s: &str) -> Move {
     s.parse().unwrap()
 }
 
-fn config(playouts: u64, seed: u64) -> MctsConfig {
-    MctsConfig {
-        playouts: Some(playouts),
-        seed,
-        ..MctsConfig::default()
-    }
+fn config(seed: u64) -> MctsConfig {
+    MctsConfig::default().with_seed(seed)
 }
 
 /// Plain negamax with alpha-beta on the checked API: the exact final score from the side to
@@ -120,8 +116,8 @@ fn fast_playouts_replay_the_reference_playout() {
 #[test]
 fn the_start_position_has_the_four_opening_moves() {
     let start = Position::start();
-    let mut mcts = Mcts::new(config(500, 1));
-    let r = mcts.search(&start);
+    let mut mcts = Mcts::new(config(1));
+    let r = mcts.search(&start, &Limits::nodes(500));
     let moves: Vec<Move> = r.stats.root_children.iter().map(|c| c.0).collect();
     assert_eq!(moves, vec![mv("d3"), mv("c4"), mv("f5"), mv("e6")]);
     assert_eq!(
@@ -149,8 +145,8 @@ fn a_move_flipping_in_three_directions_builds_the_right_child() {
     let white = Bitboard(sq("e4").bit() | sq("d5").bit() | sq("e5").bit() | sq("b2").bit());
     let pos = Position::from_discs(black, white, Color::Black, BoardSize::Eight).unwrap();
     assert!(pos.legal_moves().count() >= 2);
-    let mut mcts = Mcts::new(config(300, 2));
-    mcts.search(&pos);
+    let mut mcts = Mcts::new(config(2));
+    mcts.search(&pos, &Limits::nodes(300));
     let tree = mcts.tree().unwrap();
     let child = tree.child(tree.root(), mv("d4")).expect("every root move is expanded");
     let after = tree.position(child);
@@ -191,8 +187,8 @@ fn find_parent(size: BoardSize, seed: u64, want: impl Fn(&Position) -> bool) -> 
 fn a_side_without_moves_has_exactly_one_child_the_pass() {
     for (size, seed) in [(BoardSize::Four, 1), (BoardSize::Six, 2), (BoardSize::Eight, 3)] {
         let (parent, m) = find_parent(size, seed, Position::must_pass);
-        let mut mcts = Mcts::new(config(3000, seed));
-        mcts.search(&parent);
+        let mut mcts = Mcts::new(config(seed));
+        mcts.search(&parent, &Limits::nodes(3000));
         let tree = mcts.tree().unwrap();
         let node = tree.child(tree.root(), m).unwrap();
         let passed = tree.position(node);
@@ -216,12 +212,12 @@ fn a_side_without_moves_has_exactly_one_child_the_pass() {
         assert!(first <= 2, "{first}");
 
         // At the root, the pass is returned at once, and the game goes on after it.
-        let mut mcts = Mcts::new(config(1000, seed));
-        let r = mcts.search(passed);
+        let mut mcts = Mcts::new(config(seed));
+        let r = mcts.search(passed, &Limits::nodes(1000));
         assert_eq!((r.best_move, r.iterations), (Move::Pass, 0));
         mcts.advance(Move::Pass);
         let next = passed.play(Move::Pass).unwrap();
-        let r = mcts.search(&next);
+        let r = mcts.search(&next, &Limits::nodes(1000));
         assert!(next.legal_moves().contains(r.best_move.square().unwrap()));
     }
 }
@@ -234,7 +230,7 @@ fn a_finished_game_is_terminal_and_scored_exactly() {
     for (side, rate) in [(Color::Black, 1.0), (Color::White, 0.0)] {
         let pos = Position::from_discs(black, white, side, BoardSize::Eight).unwrap();
         assert!(pos.is_game_over());
-        let r = Mcts::new(config(1000, 0)).search(&pos);
+        let r = Mcts::new(config(0)).search(&pos, &Limits::nodes(1000));
         assert_eq!(
             (r.best_move, r.iterations, r.playouts, r.win_rate),
             (Move::Pass, 0, 0, rate)
@@ -244,8 +240,8 @@ fn a_finished_game_is_terminal_and_scored_exactly() {
     // Inside the tree: a move that ends the game before the board is full.
     for (size, seed) in [(BoardSize::Four, 4), (BoardSize::Six, 5), (BoardSize::Eight, 6)] {
         let (parent, m) = find_parent(size, seed, |p| p.is_game_over() && p.empty_count() > 0);
-        let mut mcts = Mcts::new(config(2000, seed));
-        let r = mcts.search(&parent);
+        let mut mcts = Mcts::new(config(seed));
+        let r = mcts.search(&parent, &Limits::nodes(2000));
         let tree = mcts.tree().unwrap();
         let node = tree.child(tree.root(), m).unwrap();
         assert!(tree.is_terminal(node));
@@ -273,7 +269,7 @@ fn one_legal_move_is_returned_at_once() {
             continue;
         }
         seen += 1;
-        let r = Mcts::new(config(100_000, 0)).search(&pos);
+        let r = Mcts::new(config(0)).search(&pos, &Limits::nodes(100_000));
         assert_eq!(r.best_move, Move::Place(pos.legal_moves().first().unwrap()));
         assert_eq!((r.iterations, r.playouts), (0, 0));
     }
@@ -285,11 +281,8 @@ fn the_search_never_changes_the_position() {
     for threads in [1, 2] {
         let pos = random_game(BoardSize::Eight, &mut rng, |p| p.empty_count() < 40);
         let copy = pos;
-        let mut mcts = Mcts::new(MctsConfig {
-            threads,
-            ..config(1000, 1)
-        });
-        let r = mcts.search(&pos);
+        let mut mcts = Mcts::new(config(1).with_threads(threads));
+        let r = mcts.search(&pos, &Limits::nodes(1000));
         assert_eq!(pos, copy);
         assert!(pos.is_legal(r.best_move));
     }
@@ -337,7 +330,7 @@ fn the_opponent_is_modelled_as_an_opponent() {
     assert_eq!(flat_best.0, trap);
 
     for seed in 0..3 {
-        let r = Mcts::new(config(20_000, seed)).search(&pos);
+        let r = Mcts::new(config(seed)).search(&pos, &Limits::nodes(20_000));
         assert_eq!(r.best_move, best, "seed {seed}");
     }
 }
@@ -361,7 +354,7 @@ fn small_endgames_pick_an_exactly_optimal_move() {
         if values.iter().all(|v| v.1.signum() == best) {
             continue; // every move gives the same result: nothing to check
         }
-        let r = Mcts::new(config(20_000, checked as u64)).search(&pos);
+        let r = Mcts::new(config(checked as u64)).search(&pos, &Limits::nodes(20_000));
         let chosen = values.iter().find(|v| v.0 == r.best_move).unwrap().1;
         // Rewards are win/draw/loss, so optimal means the best game result, not the margin.
         assert_eq!(chosen.signum(), best, "{pos} {values:?} chose {}", r.best_move);
@@ -377,11 +370,7 @@ fn the_same_seed_gives_the_same_search() {
     let pos = Position::start().play(mv("f5")).unwrap().play(mv("d6")).unwrap();
     for threads in [1, 2] {
         let run = |seed| {
-            let r = Mcts::new(MctsConfig {
-                threads,
-                ..config(3000, seed)
-            })
-            .search(&pos);
+            let r = Mcts::new(config(seed).with_threads(threads)).search(&pos, &Limits::nodes(3000));
             (
                 r.best_move,
                 r.playouts,
@@ -398,12 +387,8 @@ fn the_same_seed_gives_the_same_search() {
 
 #[test]
 fn root_parallel_trees_are_merged() {
-    let mut mcts = Mcts::new(MctsConfig {
-        threads: 2,
-        max_nodes: 4000,
-        ..config(2001, 3)
-    });
-    let r = mcts.search(&Position::start());
+    let mut mcts = Mcts::new(config(3).with_threads(2).with_max_tree_nodes(4000));
+    let r = mcts.search(&Position::start(), &Limits::nodes(2001));
     assert_eq!(mcts.trees().len(), 2);
     let visits: Vec<u64> = mcts.trees().iter().map(|t| t.visits(t.root())).collect();
     assert_eq!(visits, vec![1001, 1000]);
@@ -429,12 +414,9 @@ fn root_parallel_trees_are_merged() {
 
 #[test]
 fn the_node_cap_bounds_the_tree() {
-    let mut mcts = Mcts::new(MctsConfig {
-        max_nodes: 50,
-        ..config(5000, 4)
-    });
+    let mut mcts = Mcts::new(config(4).with_max_tree_nodes(50));
     let pos = Position::start();
-    let r = mcts.search(&pos);
+    let r = mcts.search(&pos, &Limits::nodes(5000));
     assert!(r.stats.tree_size <= 50);
     assert_eq!(r.iterations, 5000);
     assert_eq!(r.playouts, 5000);
@@ -445,8 +427,8 @@ fn the_node_cap_bounds_the_tree() {
 #[test]
 fn the_played_subtree_is_reused() {
     let start = Position::start();
-    let mut mcts = Mcts::new(config(4000, 1));
-    mcts.search(&start);
+    let mut mcts = Mcts::new(config(1));
+    mcts.search(&start, &Limits::nodes(4000));
     let tree = mcts.tree().unwrap();
     let f5 = tree.child(tree.root(), mv("f5")).unwrap();
     let reply = tree.children(f5).max_by_key(|&c| tree.visits(c)).unwrap();
@@ -456,13 +438,13 @@ fn the_played_subtree_is_reused() {
     let pos = start.play(mv("f5")).unwrap().play(reply_move).unwrap();
 
     for with_moves in [true, false] {
-        let mut m = Mcts::new(config(4000, 1));
-        m.search(&start);
+        let mut m = Mcts::new(config(1));
+        m.search(&start, &Limits::nodes(4000));
         if with_moves {
             m.advance(mv("f5"));
             m.advance(reply_move);
         }
-        let r = m.search(&pos);
+        let r = m.search(&pos, &Limits::nodes(4000));
         assert_eq!(r.stats.reused_visits, kept);
         let t = m.tree().unwrap();
         assert_eq!(*t.position(t.root()), pos);
@@ -472,21 +454,18 @@ fn the_played_subtree_is_reused() {
     }
 
     // Without reuse, or after a move the tree cannot follow, the search starts afresh.
-    let mut m = Mcts::new(MctsConfig {
-        reuse_tree: false,
-        ..config(4000, 1)
-    });
-    m.search(&start);
+    let mut m = Mcts::new(config(1).with_reuse_tree(false));
+    m.search(&start, &Limits::nodes(4000));
     m.advance(mv("f5"));
     m.advance(reply_move);
-    assert_eq!(m.search(&pos).stats.reused_visits, 0);
-    let mut m = Mcts::new(config(500, 1));
-    m.search(&start);
+    assert_eq!(m.search(&pos, &Limits::nodes(4000)).stats.reused_visits, 0);
+    let mut m = Mcts::new(config(1));
+    m.search(&start, &Limits::nodes(500));
     m.advance(Move::Pass);
     let far = random_game(BoardSize::Eight, &mut SmallRng::seed_from_u64(3), |p| {
         p.empty_count() < 30
     });
-    let r = m.search(&far);
+    let r = m.search(&far, &Limits::nodes(500));
     assert_eq!(r.stats.reused_visits, 0);
     assert!(far.is_legal(r.best_move));
 }
@@ -505,16 +484,13 @@ fn self_play_with_reuse_follows_every_rule() {
     .enumerate()
     {
         let mut players = [
-            Mcts::new(config(300, g as u64)),
-            Mcts::new(MctsConfig {
-                threads: 2,
-                ..config(300, 100 + g as u64)
-            }),
+            Mcts::new(config(g as u64)),
+            Mcts::new(config(100 + g as u64).with_threads(2)),
         ];
         let mut pos = Position::start_of(size);
         while !pos.is_game_over() {
             let side = pos.side_to_move() as usize;
-            let r = players[side].search(&pos);
+            let r = players[side].search(&pos, &Limits::nodes(300));
             assert!(pos.is_legal(r.best_move), "{pos} {}", r.best_move);
             passes += usize::from(r.best_move == Move::Pass);
             pos = pos.play(r.best_move).unwrap();
@@ -522,7 +498,7 @@ fn self_play_with_reuse_follows_every_rule() {
                 p.advance(r.best_move);
             }
         }
-        let r = players[0].search(&pos);
+        let r = players[0].search(&pos, &Limits::nodes(300));
         assert_eq!(r.best_move, Move::Pass);
     }
     assert!(passes > 0);
@@ -532,18 +508,15 @@ fn self_play_with_reuse_follows_every_rule() {
 fn limits_time_and_stop_flag() {
     let pos = Position::start();
     let t = Instant::now();
-    let r = Mcts::new(MctsConfig::with_time(Duration::from_millis(50))).search(&pos);
+    let r = Mcts::new(MctsConfig::default()).search(&pos, &Limits::move_time(Duration::from_millis(50)));
     assert!(r.iterations > 0 && pos.is_legal(r.best_move));
     assert!(r.time < Duration::from_secs(2) && t.elapsed() < Duration::from_secs(2));
 
     // A raised flag stops at once; the move is still legal.
     let stop = Arc::new(AtomicBool::new(true));
-    let mut mcts = Mcts::new(MctsConfig {
-        playouts: None,
-        ..MctsConfig::default()
-    });
-    mcts.set_stop(stop.clone());
-    let r = mcts.search(&pos);
+    let mut mcts = Mcts::new(MctsConfig::default());
+    let limits = Limits::none().with_stop(stop.clone());
+    let r = mcts.search(&pos, &limits);
     assert_eq!(r.iterations, 0);
     assert!(pos.is_legal(r.best_move));
 
@@ -556,7 +529,7 @@ fn limits_time_and_stop_flag() {
             stop.store(true, Ordering::Relaxed);
         })
     };
-    let r = mcts.search(&pos);
+    let r = mcts.search(&pos, &limits);
     raiser.join().unwrap();
     assert!(r.iterations > 0);
     assert_eq!(r.stats.root_children.iter().map(|c| c.1).sum::<u64>(), r.iterations);
@@ -568,11 +541,11 @@ fn beats_a_random_player() {
     let mut wins = 0;
     for g in 0..200u64 {
         let me = if g % 2 == 0 { Color::Black } else { Color::White };
-        let mut mcts = Mcts::new(config(300, g));
+        let mut mcts = Mcts::new(config(g));
         let mut pos = Position::start();
         while !pos.is_game_over() {
             let m = if pos.side_to_move() == me {
-                mcts.search(&pos).best_move
+                mcts.search(&pos, &Limits::nodes(300)).best_move
             } else {
                 let moves = pos.moves();
                 moves[rng.random_range(0..moves.len())]
@@ -583,4 +556,24 @@ fn beats_a_random_player() {
         wins += usize::from(pos.final_score_black() * me.sign() > 0);
     }
     assert!(wins >= 190, "won {wins} of 200");
+}
+
+#[test]
+fn mcts_is_a_player_whose_nodes_are_iterations() {
+    use othello_mcts::Player;
+    let pos = Position::start();
+    let mut m = Mcts::new(config(5));
+    let r = m.search(&pos, &Limits::nodes(700));
+    m.new_game();
+    let reply = m.think(&pos, &Limits::nodes(700));
+    assert_eq!(
+        (reply.best_move, reply.nodes, reply.score, reply.depth),
+        (r.best_move, 700, None, 0)
+    );
+    assert_eq!(m.name(), "mcts");
+    // `observe` records the move for tree reuse, as `advance` does.
+    m.observe(reply.best_move);
+    let next = pos.play(reply.best_move).unwrap();
+    assert!(m.think(&next, &Limits::nodes(10)).nodes == 10);
+    assert!(m.search(&next, &Limits::nodes(10)).stats.reused_visits > 0);
 }

@@ -36,10 +36,7 @@ fn main() {
     for empties in [12, 14, 16, 18] {
         let mut times = [0.0f64; 2];
         for (k, endgame_empties) in [64, 0].into_iter().enumerate() {
-            let config = SearchConfig {
-                endgame_empties,
-                ..SearchConfig::default()
-            };
+            let config = SearchConfig::default().with_endgame_empties(endgame_empties);
             let mut searcher = Searcher::new(WeightedEval::standard(), config);
             for pos in positions(empties) {
                 searcher.new_game();

@@ -34,91 +34,39 @@ fn positions() -> Vec<Position> {
 fn main() {
     let depth: u32 = std::env::args().nth(1).and_then(|s| s.parse().ok()).unwrap_or(9);
     let only: Option<usize> = std::env::args().nth(2).and_then(|s| s.parse().ok());
-    let base = SearchConfig {
-        endgame_empties: 0,
-        ..SearchConfig::default()
-    };
+    let base = SearchConfig::default().with_endgame_empties(0);
     let variants: Vec<(&str, SearchConfig)> = vec![
         (
             "default (pvs, tt, killers, history, mobility, aspiration)",
             base.clone(),
         ),
-        (
-            "no mobility ordering",
-            SearchConfig {
-                mobility_ordering: false,
-                ..base.clone()
-            },
-        ),
-        (
-            "no killers",
-            SearchConfig {
-                killers: false,
-                ..base.clone()
-            },
-        ),
-        (
-            "no history",
-            SearchConfig {
-                history: false,
-                ..base.clone()
-            },
-        ),
+        ("no mobility ordering", base.clone().with_mobility_ordering(false)),
+        ("no killers", base.clone().with_killers(false)),
+        ("no history", base.clone().with_history(false)),
         (
             "table move only (no killers, history, mobility)",
-            SearchConfig {
-                killers: false,
-                history: false,
-                mobility_ordering: false,
-                ..base.clone()
-            },
+            base.clone()
+                .with_killers(false)
+                .with_history(false)
+                .with_mobility_ordering(false),
         ),
-        (
-            "no table",
-            SearchConfig {
-                tt_mib: 0,
-                ..base.clone()
-            },
-        ),
-        (
-            "no aspiration",
-            SearchConfig {
-                aspiration: false,
-                ..base.clone()
-            },
-        ),
+        ("no table", base.clone().with_tt_mib(0)),
+        ("no aspiration", base.clone().with_aspiration(false)),
         (
             "alpha-beta instead of pvs",
-            SearchConfig {
-                algorithm: Algorithm::AlphaBeta,
-                ..base.clone()
-            },
+            base.clone().with_algorithm(Algorithm::AlphaBeta),
         ),
         (
             "alpha-beta, no table, no ordering",
-            SearchConfig {
-                algorithm: Algorithm::AlphaBeta,
-                tt_mib: 0,
-                killers: false,
-                history: false,
-                mobility_ordering: false,
-                ..base.clone()
-            },
+            base.clone()
+                .with_algorithm(Algorithm::AlphaBeta)
+                .with_tt_mib(0)
+                .with_killers(false)
+                .with_history(false)
+                .with_mobility_ordering(false),
         ),
-        (
-            "quiescence on",
-            SearchConfig {
-                quiescence: true,
-                ..base.clone()
-            },
-        ),
-        (
-            "2 threads",
-            SearchConfig {
-                threads: 2,
-                ..base.clone()
-            },
-        ),
+        ("quiescence on", base.clone().with_quiescence(true)),
+        ("2 threads", base.clone().with_threads(2)),
     ];
     let positions = positions();
     println!("depth {depth}, {} positions, standard evaluation", positions.len());

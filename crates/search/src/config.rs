@@ -24,7 +24,17 @@ impl Algorithm {
 
 /// How a [`Searcher`](crate::Searcher) searches. See the field docs; [`SearchConfig::default`]
 /// is the measured best setting.
+///
+/// The struct is `#[non_exhaustive]`: build it from [`SearchConfig::default`] and the `with_`
+/// setters (or assign the public fields of a value you have), so new fields do not break you.
+///
+/// ```
+/// use othello_search::{Algorithm, SearchConfig};
+/// let config = SearchConfig::default().with_algorithm(Algorithm::AlphaBeta).with_tt_mib(4);
+/// assert_eq!((config.algorithm, config.tt_mib), (Algorithm::AlphaBeta, 4));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SearchConfig {
     /// The algorithm.
     pub algorithm: Algorithm,
@@ -68,5 +78,77 @@ impl Default for SearchConfig {
             endgame_empties: 14,
             multi_pv: false,
         }
+    }
+}
+
+impl SearchConfig {
+    /// Sets [`SearchConfig::algorithm`].
+    #[must_use]
+    pub fn with_algorithm(mut self, algorithm: Algorithm) -> SearchConfig {
+        self.algorithm = algorithm;
+        self
+    }
+
+    /// Sets [`SearchConfig::tt_mib`].
+    #[must_use]
+    pub fn with_tt_mib(mut self, tt_mib: usize) -> SearchConfig {
+        self.tt_mib = tt_mib;
+        self
+    }
+
+    /// Sets [`SearchConfig::threads`].
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> SearchConfig {
+        self.threads = threads;
+        self
+    }
+
+    /// Sets [`SearchConfig::quiescence`].
+    #[must_use]
+    pub fn with_quiescence(mut self, quiescence: bool) -> SearchConfig {
+        self.quiescence = quiescence;
+        self
+    }
+
+    /// Sets [`SearchConfig::killers`].
+    #[must_use]
+    pub fn with_killers(mut self, killers: bool) -> SearchConfig {
+        self.killers = killers;
+        self
+    }
+
+    /// Sets [`SearchConfig::history`].
+    #[must_use]
+    pub fn with_history(mut self, history: bool) -> SearchConfig {
+        self.history = history;
+        self
+    }
+
+    /// Sets [`SearchConfig::mobility_ordering`].
+    #[must_use]
+    pub fn with_mobility_ordering(mut self, mobility_ordering: bool) -> SearchConfig {
+        self.mobility_ordering = mobility_ordering;
+        self
+    }
+
+    /// Sets [`SearchConfig::aspiration`].
+    #[must_use]
+    pub fn with_aspiration(mut self, aspiration: bool) -> SearchConfig {
+        self.aspiration = aspiration;
+        self
+    }
+
+    /// Sets [`SearchConfig::endgame_empties`].
+    #[must_use]
+    pub fn with_endgame_empties(mut self, endgame_empties: u32) -> SearchConfig {
+        self.endgame_empties = endgame_empties;
+        self
+    }
+
+    /// Sets [`SearchConfig::multi_pv`].
+    #[must_use]
+    pub fn with_multi_pv(mut self, multi_pv: bool) -> SearchConfig {
+        self.multi_pv = multi_pv;
+        self
     }
 }

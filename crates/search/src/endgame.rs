@@ -12,14 +12,10 @@
 
 use crate::limits::Clock;
 use crate::score::DISC;
-use crate::{Iteration, Limits, SearchConfig, SearchResult, SearchStats};
+use crate::{Iteration, Limits, SearchConfig, SearchResult, SearchStats, TimeLimit};
 use othello_endgame::{SolveMode, Solver, SolverConfig};
 use othello_rules::Position;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
-
-/// How often the watcher checks the clock while the solver runs.
-const WATCH_PERIOD: Duration = Duration::from_millis(2);
+use std::time::Instant;
 
 /// Whether the solver answers this search (see the module docs).
 pub(crate) fn applies(pos: &Position, limits: &Limits, config: &SearchConfig) -> bool {
@@ -29,15 +25,16 @@ pub(crate) fn applies(pos: &Position, limits: &Limits, config: &SearchConfig) ->
         && empties <= config.endgame_empties
         && limits.depth.is_none_or(|d| d >= empties)
         && limits.nodes.is_none()
-        && (!config.multi_pv || (limits.time.is_none() && limits.stop.is_none()))
+        && (!config.multi_pv || (limits.time_limit(empties).is_none() && limits.stop.is_none()))
 }
 
 /// A solver matching the configuration (its own table, of the search table's size).
 pub(crate) fn new_solver(config: &SearchConfig) -> Solver {
-    Solver::new(SolverConfig {
-        tt_mib: config.tt_mib.max(1),
-        threads: config.threads.max(1),
-    })
+    Solver::new(
+        SolverConfig::default()
+            .with_tt_mib(config.tt_mib.max(1))
+            .with_threads(config.threads.max(1)),
+    )
 }
 
 /// Solves `pos` exactly; `None` when the clock or the stop flag interrupted the solver.
@@ -55,28 +52,24 @@ pub(crate) fn solve(
         // The PV of the best move: the solver's line from that move.
         let child = pos.play_unchecked(best);
         let mut pv = vec![best];
+        let mut nodes = solver.last_nodes();
         if !child.is_game_over() {
             pv.extend(solver.solve(&child, SolveMode::Exact).pv);
+            nodes += solver.last_nodes();
         }
         let root_moves = moves.into_iter().map(|(m, s)| (m, s * DISC)).collect();
-        (best, score, 0, pv, root_moves)
+        (best, score, nodes, pv, root_moves)
     } else {
-        let stop = AtomicBool::new(false);
-        let done = AtomicBool::new(false);
-        let solution = std::thread::scope(|s| {
-            s.spawn(|| {
-                while !done.load(Ordering::Relaxed) {
-                    if clock.must_stop() {
-                        stop.store(true, Ordering::Relaxed);
-                        break;
-                    }
-                    std::thread::sleep(WATCH_PERIOD);
-                }
-            });
-            let solution = solver.solve_with_stop(pos, SolveMode::Exact, &stop);
-            done.store(true, Ordering::Relaxed);
-            solution
-        })?;
+        // The solver watches the hard deadline left on the search's clock and the stop flag.
+        let mut limits = Limits::none();
+        if let Some(hard) = clock.hard() {
+            let left = hard.saturating_duration_since(Instant::now());
+            limits = limits.with_time(TimeLimit::new(left, left));
+        }
+        if let Some(stop) = clock.external() {
+            limits = limits.with_stop(stop.clone());
+        }
+        let solution = solver.solve_within(pos, SolveMode::Exact, &limits)?;
         (
             solution.best_move,
             solution.score,

@@ -57,7 +57,7 @@
 //! }
 //!
 //! let pos = Position::start();
-//! let config = SearchConfig { algorithm: Algorithm::Pvs, ..SearchConfig::default() };
+//! let config = SearchConfig::default().with_algorithm(Algorithm::Pvs);
 //! let mut searcher = Searcher::new(Discs, config);
 //! let mut depths = Vec::new();
 //! let result = searcher.search(&pos, &Limits::depth(5), |it| depths.push(it.depth));
@@ -88,7 +88,7 @@ mod threads;
 mod worker;
 
 pub use config::{Algorithm, SearchConfig};
-pub use limits::{Limits, TimeLimit};
+pub use othello_engine::{GameClock, Limits, Player, Reply, TimeLimit};
 pub use othello_rules::{Move, Position};
 pub use reference::{Horizon, minimax, negamax};
 pub use result::{Iteration, SearchResult};

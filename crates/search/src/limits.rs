@@ -1,65 +1,9 @@
-//! [`Limits`] and [`TimeLimit`], and the clock that enforces them.
+//! The clock that enforces [`Limits`] (the type lives in `othello-engine`).
 
+use crate::Limits;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// When to stop searching. Every field is optional; the search stops at the first limit
-/// reached, and in any case once an iteration has solved the game to the end (an exact score
-/// cannot improve). With every field `None` the search runs until the game is solved; with only
-/// `stop`, until the flag is set or the game is solved.
-///
-/// - `depth`: the deepest iteration (discs placed; passes are free). `Some(0)` is treated as 1.
-/// - `nodes`: abort once this many nodes were searched (with `n` threads each thread gets
-///   `nodes / n`). The first iteration always completes, so it may be exceeded by a few nodes.
-/// - `time`: see [`TimeLimit`].
-/// - `stop`: set it from another thread to abort; the last completed iteration is returned.
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    /// Maximum iteration depth in discs placed.
-    pub depth: Option<u32>,
-    /// Maximum number of nodes.
-    pub nodes: Option<u64>,
-    /// Soft and hard time bounds.
-    pub time: Option<TimeLimit>,
-    /// External stop flag.
-    pub stop: Option<Arc<AtomicBool>>,
-}
-
-impl Limits {
-    /// A fixed-depth search.
-    pub fn depth(depth: u32) -> Limits {
-        Limits {
-            depth: Some(depth),
-            ..Limits::default()
-        }
-    }
-
-    /// A node-limited search.
-    pub fn nodes(nodes: u64) -> Limits {
-        Limits {
-            nodes: Some(nodes),
-            ..Limits::default()
-        }
-    }
-
-    /// A timed search: no new iteration after `soft`, abort at `hard`.
-    pub fn time(soft: Duration, hard: Duration) -> Limits {
-        Limits {
-            time: Some(TimeLimit { soft, hard }),
-            ..Limits::default()
-        }
-    }
-}
-
-/// A time budget measured from the start of the search.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeLimit {
-    /// Do not start a new iteration after this much time.
-    pub soft: Duration,
-    /// Abort the running iteration at this much time.
-    pub hard: Duration,
-}
 
 /// The shared clock and stop flags of one search (all threads read it).
 pub(crate) struct Clock {
@@ -72,12 +16,15 @@ pub(crate) struct Clock {
 }
 
 impl Clock {
-    pub(crate) fn new(limits: &Limits) -> Clock {
+    /// The clock of a search of a position with `empties` empty squares (the game clock's
+    /// share depends on them).
+    pub(crate) fn new(limits: &Limits, empties: u32) -> Clock {
         let start = Instant::now();
+        let time = limits.time_limit(empties);
         Clock {
             start,
-            soft: limits.time.map(|t| start + t.soft),
-            hard: limits.time.map(|t| start + t.hard),
+            soft: time.map(|t| start + t.soft),
+            hard: time.map(|t| start + t.hard),
             external: limits.stop.clone(),
             internal: AtomicBool::new(false),
         }
@@ -98,6 +45,16 @@ impl Clock {
     /// Tells the helper threads to stop.
     pub(crate) fn stop_helpers(&self) {
         self.internal.store(true, Ordering::Relaxed);
+    }
+
+    /// The hard deadline, if any.
+    pub(crate) fn hard(&self) -> Option<Instant> {
+        self.hard
+    }
+
+    /// The external stop flag, if any.
+    pub(crate) fn external(&self) -> Option<&Arc<AtomicBool>> {
+        self.external.as_ref()
     }
 
     pub(crate) fn elapsed(&self) -> Duration {

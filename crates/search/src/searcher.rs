@@ -9,6 +9,7 @@ use crate::threads::with_helpers;
 use crate::worker::Worker;
 use crate::{Iteration, Limits, SearchConfig, SearchResult, SearchStats};
 use othello_endgame::Solver;
+use othello_engine::{Player, Reply};
 use othello_eval::Evaluator;
 use othello_rules::{BoardSize, Move, Position};
 use othello_table::TranspositionTable;
@@ -123,8 +124,9 @@ impl<E: Evaluator> Searcher<E> {
         limits: &Limits,
         mut on_iteration: impl FnMut(&Iteration),
     ) -> SearchResult {
-        let clock = Clock::new(limits);
         let pos = *pos;
+        let empties = pos.empty_count();
+        let clock = Clock::new(limits, empties);
         let moves = pos.moves();
         if moves.is_empty() {
             return finished(&pos, &clock);
@@ -135,7 +137,7 @@ impl<E: Evaluator> Searcher<E> {
         self.heuristics.age();
         self.heuristics.clear_killers();
 
-        let forced = moves.len() == 1 && limits.time.is_some() && limits.depth.is_none();
+        let forced = moves.len() == 1 && limits.time_limit(empties).is_some() && limits.depth.is_none();
         if !forced && endgame::applies(&pos, limits, &config) {
             let solver = self.solver.get_or_insert_with(|| endgame::new_solver(&config));
             if let Some(result) = endgame::solve(solver, &pos, &config, &clock, &mut on_iteration) {
@@ -143,7 +145,6 @@ impl<E: Evaluator> Searcher<E> {
             }
         }
 
-        let empties = pos.empty_count();
         let mut max_depth = limits.depth.unwrap_or(u32::MAX).max(1).min(empties);
         if forced {
             // A forced move under a clock: answer at once, with a depth-1 score.
@@ -227,5 +228,34 @@ fn result(pos: &Position, done: Completed, stats: SearchStats, multi_pv: bool) -
         exact: done.exact,
         stats,
         root_moves: if multi_pv { done.values } else { Vec::new() },
+    }
+}
+
+impl<E: Evaluator> Player for Searcher<E> {
+    /// The algorithm's name: `pvs`, `alphabeta`, `negamax` or `minimax`.
+    fn name(&self) -> String {
+        match self.config.algorithm {
+            crate::Algorithm::Minimax => "minimax",
+            crate::Algorithm::Negamax => "negamax",
+            crate::Algorithm::AlphaBeta => "alphabeta",
+            crate::Algorithm::Pvs => "pvs",
+        }
+        .to_string()
+    }
+
+    fn new_game(&mut self) {
+        Searcher::new_game(self);
+    }
+
+    /// [`Searcher::search`]: the score in centi-discs, the depth of the last completed
+    /// iteration and the nodes of all threads.
+    fn think(&mut self, pos: &Position, limits: &Limits) -> Reply {
+        let r = self.search(pos, limits, |_| {});
+        Reply::new(r.best_move)
+            .with_score(r.score, r.exact)
+            .with_depth(r.depth)
+            .with_nodes(r.nodes)
+            .with_time(r.time)
+            .with_pv(r.pv)
     }
 }

@@ -64,12 +64,10 @@ fn random_positions(size: BoardSize, count: usize, plies: std::ops::Range<usize>
 }
 
 fn config(algorithm: Algorithm, tt_mib: usize) -> SearchConfig {
-    SearchConfig {
-        algorithm,
-        tt_mib,
-        endgame_empties: 0,
-        ..SearchConfig::default()
-    }
+    SearchConfig::default()
+        .with_algorithm(algorithm)
+        .with_tt_mib(tt_mib)
+        .with_endgame_empties(0)
 }
 
 /// The best move by the tie rule: the highest value, then the lowest square index.
@@ -343,17 +341,7 @@ fn quiescence_searches_equal_quiescence_references() {
     ];
     let mut searchers: Vec<Searcher<Noise>> = algorithms
         .iter()
-        .flat_map(|&a| {
-            [0, 2].map(|tt| {
-                Searcher::new(
-                    Noise,
-                    SearchConfig {
-                        quiescence: true,
-                        ..config(a, tt)
-                    },
-                )
-            })
-        })
+        .flat_map(|&a| [0, 2].map(|tt| Searcher::new(Noise, config(a, tt).with_quiescence(true))))
         .collect();
     let mut extended = 0;
     let mut quiescence_nodes = 0;
@@ -386,13 +374,7 @@ fn multi_pv_scores_every_root_move() {
     let mut positions = random_positions(BoardSize::Eight, 80, 0..50, 15);
     positions.extend(random_positions(BoardSize::Six, 60, 0..28, 16));
     for algorithm in [Algorithm::Negamax, Algorithm::AlphaBeta, Algorithm::Pvs] {
-        let mut s = Searcher::new(
-            Discs,
-            SearchConfig {
-                multi_pv: true,
-                ..config(algorithm, 1)
-            },
-        );
+        let mut s = Searcher::new(Discs, config(algorithm, 1).with_multi_pv(true));
         for pos in &positions {
             for depth in 1..=3 {
                 let mut expected = negamax_root(pos, depth, &Discs, Horizon::Static);
@@ -409,13 +391,7 @@ fn multi_pv_scores_every_root_move() {
 fn lazy_smp_returns_the_single_thread_move_and_score() {
     let positions = random_positions(BoardSize::Eight, 8, 8..36, 17);
     let mut one = Searcher::new(Mobility, SearchConfig::default());
-    let mut two = Searcher::new(
-        Mobility,
-        SearchConfig {
-            threads: 2,
-            ..SearchConfig::default()
-        },
-    );
+    let mut two = Searcher::new(Mobility, SearchConfig::default().with_threads(2));
     for pos in &positions {
         let a = one.search(pos, &Limits::depth(7), |_| {});
         let b = two.search(pos, &Limits::depth(7), |_| {});
@@ -486,10 +462,7 @@ fn limits_always_return_a_legal_move() {
         let r = s.search(pos, &Limits::nodes(500), |_| {});
         assert!(pos.is_legal(r.best_move) && r.depth >= 1);
         let stop = Arc::new(AtomicBool::new(true));
-        let limits = Limits {
-            stop: Some(stop),
-            ..Limits::default()
-        };
+        let limits = Limits::default().with_stop(stop);
         let r = s.search(pos, &limits, |_| {});
         assert!(pos.is_legal(r.best_move));
         assert_eq!(r.depth, 1, "a stopped search still completes its first iteration");
@@ -558,20 +531,8 @@ fn endgame_solver_agrees_with_the_search_solving_itself() {
     let positions = random_positions(BoardSize::Eight, 10, 48..52, 21);
     let mut solver_side = Searcher::new(Mobility, SearchConfig::default());
     let mut search_side = Searcher::new(Mobility, config(Algorithm::Pvs, 16));
-    let mut multi = Searcher::new(
-        Mobility,
-        SearchConfig {
-            multi_pv: true,
-            ..SearchConfig::default()
-        },
-    );
-    let mut multi_search = Searcher::new(
-        Mobility,
-        SearchConfig {
-            multi_pv: true,
-            ..config(Algorithm::Pvs, 16)
-        },
-    );
+    let mut multi = Searcher::new(Mobility, SearchConfig::default().with_multi_pv(true));
+    let mut multi_search = Searcher::new(Mobility, config(Algorithm::Pvs, 16).with_multi_pv(true));
     for pos in &positions {
         assert!(pos.empty_count() <= SearchConfig::default().endgame_empties);
         let mut reports = 0;
@@ -607,4 +568,28 @@ fn endgame_solver_agrees_with_the_search_solving_itself() {
         assert_eq!(m.root_moves, n.root_moves, "{pos}");
         assert_eq!((m.best_move, m.score), n.root_moves[0]);
     }
+}
+
+#[test]
+fn the_searcher_is_a_player_reporting_its_search() {
+    use othello_search::Player;
+    let pos = Position::start().play("f5".parse().unwrap()).unwrap();
+    let mut s = Searcher::new(Mobility, SearchConfig::default());
+    let r = s.search(&pos, &Limits::depth(4), |_| {});
+    s.new_game();
+    let reply = Player::think(&mut s, &pos, &Limits::depth(4));
+    assert_eq!(
+        (reply.best_move, reply.score, reply.depth, reply.nodes),
+        (r.best_move, Some(r.score), 4, r.nodes)
+    );
+    assert_eq!((reply.exact, reply.pv.clone()), (r.exact, r.pv));
+    assert_eq!(s.name(), "pvs");
+    // A game clock gives a time limit: a search under it completes at least one iteration.
+    let clock = Limits::none().with_clock(othello_search::GameClock::new(
+        std::time::Duration::from_millis(200),
+        std::time::Duration::ZERO,
+    ));
+    let reply = s.think(&pos, &clock);
+    assert!(pos.is_legal(reply.best_move) && reply.depth >= 1);
+    assert!(reply.time < std::time::Duration::from_millis(190), "{:?}", reply.time);
 }

@@ -6,12 +6,11 @@
 
 use crate::error::{CliResult, input};
 use crate::spec::Spec;
+use othello_engine::RandomPlayer;
 use othello_eval::WeightedEval;
 use othello_mcts::{Mcts, MctsConfig, PlayoutPolicy};
 use othello_rules::{Move, Position};
 use othello_search::{Algorithm, Limits, SearchConfig, SearchResult, Searcher, TimeLimit};
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use std::time::Duration;
 
 /// Keys of the search engines.
@@ -31,7 +30,7 @@ pub const SEARCH_KEYS: &[&str] = &[
 ];
 /// Keys of the MCTS engine.
 pub const MCTS_KEYS: &[&str] = &[
-    "playouts", "time", "c", "seed", "threads", "nodes", "policy", "epsilon", "reuse",
+    "playouts", "time", "c", "seed", "threads", "nodes", "tree", "policy", "epsilon", "reuse",
 ];
 /// Keys of the random player.
 pub const RANDOM_KEYS: &[&str] = &["seed"];
@@ -56,10 +55,15 @@ pub enum Engine {
         /// Its limits per move.
         limits: Limits,
     },
-    /// Monte Carlo tree search.
-    Mcts(Box<Mcts>),
+    /// Monte Carlo tree search with its limits.
+    Mcts {
+        /// The player.
+        mcts: Box<Mcts>,
+        /// Its limits per move.
+        limits: Limits,
+    },
     /// Uniformly random legal moves.
-    Random(SmallRng),
+    Random(RandomPlayer),
 }
 
 /// Parses a time in milliseconds.
@@ -94,14 +98,12 @@ pub fn search_limits(spec: &mut Spec) -> CliResult<Limits> {
             spec.name
         )));
     }
-    let mut limits = Limits {
-        depth,
-        nodes,
-        ..Limits::default()
-    };
+    let mut limits = Limits::default();
+    limits.depth = depth;
+    limits.nodes = nodes;
     if let Some(t) = time {
         // The soft bound stops starting new iterations; the hard one aborts.
-        limits.time = Some(TimeLimit { soft: t / 2, hard: t });
+        limits.time = Some(TimeLimit::new(t / 2, t));
     }
     if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
         limits.depth = Some(DEFAULT_DEPTH);
@@ -112,11 +114,9 @@ pub fn search_limits(spec: &mut Spec) -> CliResult<Limits> {
 /// The search configuration of a spec (everything but the limits).
 pub fn search_config(spec: &mut Spec, algorithm: Algorithm) -> CliResult<(SearchConfig, WeightedEval)> {
     let quiescence = DEFAULT_QUIESCENCE && algorithm.prunes();
-    let mut config = SearchConfig {
-        algorithm,
-        quiescence,
-        ..SearchConfig::default()
-    };
+    let mut config = SearchConfig::default()
+        .with_algorithm(algorithm)
+        .with_quiescence(quiescence);
     let eval = match spec.raw("eval") {
         None => WeightedEval::default(),
         Some(text) => text.parse::<WeightedEval>().map_err(|e| {
@@ -165,20 +165,26 @@ pub fn search_config(spec: &mut Spec, algorithm: Algorithm) -> CliResult<(Search
     Ok((config, eval))
 }
 
-/// The MCTS configuration of a spec.
-pub fn mcts_config(spec: &mut Spec) -> CliResult<MctsConfig> {
-    // The default has a playout budget; a spec with only a time limit must not keep it.
-    let mut config = MctsConfig {
-        playouts: None,
-        ..MctsConfig::default()
-    };
-    config.playouts = spec.get("playouts", "a number of playouts")?;
-    if config.playouts == Some(0) {
+/// The MCTS configuration and limits of a spec. `nodes` (alias `playouts`) is the iteration
+/// budget, the MCTS node count (see `docs/conventions.md`); `tree` caps the tree's size.
+pub fn mcts_config(spec: &mut Spec) -> CliResult<(MctsConfig, Limits)> {
+    let mut config = MctsConfig::default();
+    let playouts: Option<u64> = spec.get("playouts", "a number of playouts")?;
+    let nodes: Option<u64> = spec.get("nodes", "a node count")?;
+    if let (Some(p), Some(n)) = (playouts, nodes)
+        && p != n
+    {
+        return Err(input(format!(
+            "keys 'nodes' ({n}) and 'playouts' ({p}) of engine 'mcts' disagree: they are one limit"
+        )));
+    }
+    let nodes = nodes.or(playouts);
+    if nodes == Some(0) {
         return Err(input(
-            "bad value '0' for key 'playouts' of engine 'mcts': expected at least 1",
+            "bad value '0' for key 'nodes' of engine 'mcts': expected at least 1",
         ));
     }
-    config.time = millis(spec)?;
+    let time = millis(spec)?;
     if let Some(c) = spec.get::<f64>("c", "a non-negative number")? {
         if !(c.is_finite() && c >= 0.0) {
             return Err(input(format!(
@@ -198,13 +204,13 @@ pub fn mcts_config(spec: &mut Spec) -> CliResult<MctsConfig> {
         }
         config.threads = t;
     }
-    if let Some(n) = spec.get::<usize>("nodes", "a node cap")? {
+    if let Some(n) = spec.get::<usize>("tree", "a tree node cap")? {
         if n < 2 {
             return Err(input(format!(
-                "bad value '{n}' for key 'nodes' of engine 'mcts': expected at least 2"
+                "bad value '{n}' for key 'tree' of engine 'mcts': expected at least 2"
             )));
         }
-        config.max_nodes = n;
+        config.max_tree_nodes = n;
     }
     let epsilon = spec.get::<f64>("epsilon", "a probability")?;
     if let Some(e) = epsilon
@@ -230,10 +236,15 @@ pub fn mcts_config(spec: &mut Spec) -> CliResult<MctsConfig> {
     if let Some(r) = spec.flag("reuse")? {
         config.reuse_tree = r;
     }
-    if config.playouts.is_none() && config.time.is_none() {
-        config.playouts = Some(MctsConfig::DEFAULT_PLAYOUTS);
+    let mut limits = Limits::none();
+    limits.nodes = nodes;
+    if let Some(t) = time {
+        limits.time = Some(TimeLimit::new(t, t));
     }
-    Ok(config)
+    if limits.nodes.is_none() && limits.time.is_none() {
+        limits.nodes = Some(MctsConfig::DEFAULT_ITERATIONS);
+    }
+    Ok((config, limits))
 }
 
 impl Engine {
@@ -260,14 +271,17 @@ impl Engine {
         }
         match spec.name.as_str() {
             "mcts" => {
-                let config = mcts_config(&mut spec)?;
+                let (config, limits) = mcts_config(&mut spec)?;
                 spec.finish(MCTS_KEYS)?;
-                Ok(Engine::Mcts(Box::new(Mcts::new(config))))
+                Ok(Engine::Mcts {
+                    mcts: Box::new(Mcts::new(config)),
+                    limits,
+                })
             }
             "random" => {
                 let seed = spec.get("seed", "an integer")?.unwrap_or(0);
                 spec.finish(RANDOM_KEYS)?;
-                Ok(Engine::Random(SmallRng::seed_from_u64(seed)))
+                Ok(Engine::Random(RandomPlayer::new(seed)))
             }
             other => Err(input(format!("unknown engine '{other}' (known: {})", NAMES.join(", ")))),
         }
@@ -277,31 +291,8 @@ impl Engine {
     pub fn choose(&mut self, pos: &Position) -> Move {
         match self {
             Engine::Search { searcher, limits } => searcher.search(pos, limits, |_| {}).best_move,
-            Engine::Mcts(m) => m.search(pos).best_move,
-            Engine::Random(rng) => {
-                let moves = pos.moves();
-                if moves.is_empty() {
-                    Move::Pass
-                } else {
-                    moves[rng.random_range(0..moves.len())]
-                }
-            }
-        }
-    }
-
-    /// Tells the player a move was played (both sides' moves), for tree reuse.
-    pub fn observe(&mut self, mv: Move) {
-        if let Engine::Mcts(m) = self {
-            m.advance(mv);
-        }
-    }
-
-    /// Forgets everything learned in the previous game.
-    pub fn new_game(&mut self) {
-        match self {
-            Engine::Search { searcher, .. } => searcher.new_game(),
-            Engine::Mcts(m) => m.new_game(),
-            Engine::Random(_) => {}
+            Engine::Mcts { mcts, limits } => mcts.search(pos, limits).best_move,
+            Engine::Random(r) => r.choose(pos),
         }
     }
 

@@ -102,7 +102,7 @@ struct Session {
     depth: u32,
     pos: Position,
     /// The clock of the last `set game` (its `TI[]` and move times), if it had one.
-    clock: Option<crate::arena::clock::MoveBudget>,
+    clock: Option<othello_engine::GameClock>,
     stop: Arc<AtomicBool>,
     pings_seen: Arc<AtomicU64>,
     pings_done: u64,
@@ -122,14 +122,10 @@ impl Session {
         if self.pings_seen.load(Ordering::SeqCst) > self.pings_done {
             self.stop.store(true, Ordering::SeqCst);
         }
-        Limits {
-            depth: Some(self.depth),
-            stop: Some(self.stop.clone()),
-            time: self
-                .clock
-                .and_then(|c| c.time_limits())
-                .map(|(soft, hard)| othello_search::TimeLimit { soft, hard }),
-            ..Limits::default()
+        let limits = Limits::depth(self.depth).with_stop(self.stop.clone());
+        match self.clock {
+            Some(clock) => limits.with_clock(clock),
+            None => limits,
         }
     }
 
@@ -153,7 +149,7 @@ impl Session {
                     self.clock = ggf
                         .parse::<othello_rules::GgfGame>()
                         .ok()
-                        .and_then(|g| crate::arena::clock::ggf_budget(&g));
+                        .and_then(|g| crate::arena::clock::ggf_clock(&g));
                     match parse_ggf(ggf) {
                         Ok(p) => self.pos = p,
                         Err(e) => eprintln!("nboard: bad game: {e}"),

@@ -102,10 +102,11 @@ pub fn run(args: &SolveArgs) -> CliResult {
     } else {
         SolveMode::Exact
     };
-    let mut solver = Solver::new(SolverConfig {
-        tt_mib: args.hash,
-        threads: args.threads,
-    });
+    let mut solver = Solver::new(
+        SolverConfig::default()
+            .with_tt_mib(args.hash)
+            .with_threads(args.threads),
+    );
     let out = Output::new(args.json);
     let t0 = Instant::now();
     let (mut total_nodes, mut mismatches) = (0u64, 0usize);

@@ -252,13 +252,7 @@ pub fn bootstrap(
         pool.shuffle(&mut rng);
         pool.truncate(config.bootstrap_positions);
         let t = Instant::now();
-        let mut searcher = Searcher::new(
-            fitted.eval(),
-            SearchConfig {
-                tt_mib: 16,
-                ..SearchConfig::default()
-            },
-        );
+        let mut searcher = Searcher::new(fitted.eval(), SearchConfig::default().with_tt_mib(16));
         for s in &pool {
             let r = searcher.search(&s.pos, &Limits::depth(config.bootstrap_depth), |_| {});
             points.push(Point::new(

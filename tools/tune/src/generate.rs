@@ -100,16 +100,9 @@ fn play_game(rng: &mut SmallRng, searcher: &mut Searcher<WeightedEval>, config: 
 /// called after each game with (games, labelled positions).
 pub fn generate(config: &GenConfig, mut progress: impl FnMut(u32, usize)) -> Generated {
     let mut rng = SmallRng::seed_from_u64(config.seed);
-    let search_config = SearchConfig {
-        tt_mib: 4,
-        endgame_empties: 0,
-        ..SearchConfig::default()
-    };
+    let search_config = SearchConfig::default().with_tt_mib(4).with_endgame_empties(0);
     let mut searcher = Searcher::new(WeightedEval::default(), search_config);
-    let mut solver = Solver::new(SolverConfig {
-        tt_mib: config.tt_mib,
-        threads: 1,
-    });
+    let mut solver = Solver::new(SolverConfig::default().with_tt_mib(config.tt_mib).with_threads(1));
     let mut seen: AHashSet<(u64, u64, bool)> = AHashSet::new();
     let mut out = Generated {
         samples: Vec::new(),

@@ -6,8 +6,13 @@
 //! - `st=SECONDS`: a fixed time per move; a move that takes longer than it plus the margin
 //!   loses on time.
 //! - neither: the players' own limits (depth, nodes) decide; only the hang timeout applies.
+//!
+//! Players are told their clock through [`Limits`]: the game clock ([`GameClock`], which the
+//! search and MCTS turn into soft and hard limits with `othello_engine::allocate`) or a time
+//! limit for a fixed time per move.
 
 use crate::error::{CliResult, input};
+use othello_engine::{GameClock, Limits, TimeLimit};
 use std::time::Duration;
 
 /// How a game is timed.
@@ -82,44 +87,6 @@ impl TimeControl {
     }
 }
 
-/// What a player is told about its time for one move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveBudget {
-    /// Time left on the mover's clock (including nothing of this move's increment).
-    pub remaining: Option<Duration>,
-    /// The increment after this move.
-    pub increment: Duration,
-    /// A fixed time for this move.
-    pub per_move: Option<Duration>,
-    /// Empty squares left on the board.
-    pub empties: u32,
-}
-
-impl MoveBudget {
-    /// The soft and hard time limits an in-process player should search under, or `None` when
-    /// the game has no clock. The hard limit keeps a reserve for the runner's overhead so a
-    /// well-behaved player never flags.
-    pub fn time_limits(&self) -> Option<(Duration, Duration)> {
-        const OVERHEAD: Duration = Duration::from_millis(3);
-        if let Some(t) = self.per_move {
-            let hard = t.saturating_sub(OVERHEAD).max(Duration::from_micros(500));
-            return Some((hard, hard));
-        }
-        let remaining = self.remaining?;
-        // A reserve against scheduling delays on a busy machine: up to 30 ms, at most half.
-        let usable = remaining - (remaining / 2).min(Duration::from_millis(30));
-        // Moves still to play by this side, plus a few in reserve for the end.
-        let moves_left = (self.empties.div_ceil(2)).max(1) + 2;
-        let share = usable / moves_left + self.increment.mul_f64(0.75);
-        // An iterative search often runs past its soft limit to the hard one: the hard limit is
-        // near the fair share, the soft one half of it.
-        let cap = (usable / 2 + self.increment / 2).min(usable);
-        let hard = share.mul_f64(1.5).min(cap).max(Duration::from_micros(500));
-        let soft = (share / 2).min(hard);
-        Some((soft, hard))
-    }
-}
-
 /// One side's clock during a game.
 #[derive(Clone, Copy, Debug)]
 pub struct Clock {
@@ -149,38 +116,30 @@ impl Clock {
         Clock { control, remaining }
     }
 
-    /// The budget for the next move.
-    pub fn budget(&self, empties: u32) -> MoveBudget {
+    /// `limits` with this clock added for the next move: the game clock (time left and
+    /// increment; the player's time manager turns it into soft and hard limits), or the fixed
+    /// time per move (hard limit 3 ms under it, for the runner's overhead; soft half of it).
+    pub fn limits(&self, limits: Limits) -> Limits {
         match self.control {
-            TimeControl::None => MoveBudget {
-                remaining: None,
-                increment: Duration::ZERO,
-                per_move: None,
-                empties,
-            },
-            TimeControl::PerMove(t) => MoveBudget {
-                remaining: None,
-                increment: Duration::ZERO,
-                per_move: Some(t),
-                empties,
-            },
-            TimeControl::Clock { increment, .. } => MoveBudget {
-                remaining: Some(self.remaining),
-                increment,
-                per_move: None,
-                empties,
-            },
+            TimeControl::None => limits,
+            TimeControl::PerMove(t) => {
+                let hard = t
+                    .saturating_sub(Duration::from_millis(3))
+                    .max(Duration::from_micros(500));
+                let soft = hard / 2;
+                let time = match limits.time {
+                    Some(own) => TimeLimit::new(own.soft.min(soft), own.hard.min(hard)),
+                    None => TimeLimit::new(soft, hard),
+                };
+                limits.with_time(time)
+            }
+            TimeControl::Clock { increment, .. } => limits.with_clock(GameClock::new(self.remaining, increment)),
         }
     }
 
-    /// The longest a move may take before it loses on time, margin included (`None`: no
-    /// clock).
-    pub fn allowed(&self, margin: Duration) -> Option<Duration> {
-        match self.control {
-            TimeControl::None => None,
-            TimeControl::PerMove(t) => Some(t + margin),
-            TimeControl::Clock { .. } => Some(self.remaining + margin),
-        }
+    /// Whether moves are timed (a clock or a fixed time per move).
+    pub fn is_timed(&self) -> bool {
+        self.control != TimeControl::None
     }
 
     /// Charges a move that took `used`: flags it if over the limit plus `margin`, else takes
@@ -255,7 +214,6 @@ mod tests {
         });
         assert_eq!(c.charge(ms(300), ms(0)), ClockCheck::Ok);
         assert_eq!(c.remaining(), ms(800));
-        assert_eq!(c.allowed(ms(50)), Some(ms(850)));
         // 850 ms is within 800 + 50 margin; the clock floors at zero before the increment.
         assert_eq!(c.charge(ms(850), ms(50)), ClockCheck::Ok);
         assert_eq!(c.remaining(), ms(100));
@@ -265,61 +223,26 @@ mod tests {
         assert_eq!(p.charge(ms(101), ms(0)), ClockCheck::Flag { allowed: ms(100) });
         let mut n = Clock::new(TimeControl::None);
         assert_eq!(n.charge(ms(1_000_000), ms(0)), ClockCheck::Ok);
-        assert_eq!(n.allowed(ms(5)), None);
     }
 
     #[test]
-    fn time_limits_stay_inside_the_clock() {
-        for remaining in [1u64, 5, 20, 100, 1000, 60_000] {
-            for empties in [1u32, 10, 30, 60] {
-                for inc in [0u64, 10, 1000] {
-                    let b = MoveBudget {
-                        remaining: Some(ms(remaining)),
-                        increment: ms(inc),
-                        per_move: None,
-                        empties,
-                    };
-                    let (soft, hard) = b.time_limits().unwrap();
-                    assert!(soft <= hard);
-                    // Never more than what is left after the reserve (half of it, plus half the
-                    // increment), except the tiny floor on an almost empty clock.
-                    let reserve = (ms(remaining) / 2).min(ms(30));
-                    assert!(hard <= (ms(remaining) - reserve).max(Duration::from_micros(500)));
-                }
-            }
-        }
-        let none = MoveBudget {
-            remaining: None,
-            increment: ms(0),
-            per_move: None,
-            empties: 10,
-        };
-        assert_eq!(none.time_limits(), None);
-        let st = MoveBudget {
-            per_move: Some(ms(100)),
-            ..none
-        };
-        assert_eq!(st.time_limits(), Some((ms(97), ms(97))));
-        // 10 s left, 40 empties: 9.970 s usable (30 ms reserve), 20 + 2 moves to plan for:
-        // share 9.970 / 22 = 453.2 ms; soft = half of it, hard = 1.5 times.
-        let b = MoveBudget {
-            remaining: Some(ms(10_000)),
-            increment: ms(0),
-            per_move: None,
-            empties: 40,
-        };
-        let (soft, hard) = b.time_limits().unwrap();
-        assert_eq!(soft.as_micros(), 226_590);
-        assert_eq!(hard.as_micros(), 679_772);
-        // 20 ms left, increment 10 ms, 4 empties: 10 ms usable, share 10/4 + 7.5 = 10 ms,
-        // hard capped at 10/2 + 5 = 10 ms, soft 5 ms.
-        let end = MoveBudget {
-            remaining: Some(ms(20)),
-            increment: ms(10),
-            per_move: None,
-            empties: 4,
-        };
-        assert_eq!(end.time_limits(), Some((ms(5), ms(10))));
+    fn limits_carry_the_clock() {
+        let c = Clock::new(TimeControl::Clock {
+            base: ms(5000),
+            increment: ms(20),
+        });
+        let l = c.limits(Limits::depth(9));
+        assert_eq!(l.clock, Some(GameClock::new(ms(5000), ms(20))));
+        assert_eq!(l.depth, Some(9));
+        let p = Clock::new(TimeControl::PerMove(ms(100)));
+        assert_eq!(
+            p.limits(Limits::none()).time,
+            Some(TimeLimit::new(ms(48) + Duration::from_micros(500), ms(97)))
+        );
+        // A spec's own tighter time stays.
+        let own = p.limits(Limits::time(ms(10), ms(20)));
+        assert_eq!(own.time, Some(TimeLimit::new(ms(10), ms(20))));
+        assert!(Clock::new(TimeControl::None).limits(Limits::none()).is_unbounded());
     }
 }
 
@@ -335,8 +258,8 @@ fn ggf_seconds(text: &str) -> Option<f64> {
 
 /// The clock of the side to move in a GGF record, as an NBoard engine reads it from
 /// `set game`: `TI[main/increment/...]` minus the times of its moves so far plus an increment
-/// per move. `None` without a readable `TI`.
-pub fn ggf_budget(game: &othello_rules::GgfGame) -> Option<MoveBudget> {
+/// per timed move. `None` without a readable `TI`.
+pub fn ggf_clock(game: &othello_rules::GgfGame) -> Option<GameClock> {
     let ti = game.time_control.as_deref()?;
     let mut parts = ti.split('/');
     let base = ggf_seconds(parts.next()?)?;
@@ -344,8 +267,7 @@ pub fn ggf_budget(game: &othello_rules::GgfGame) -> Option<MoveBudget> {
         None | Some("") => 0.0,
         Some(t) => ggf_seconds(t)?,
     };
-    let pos = game.final_position();
-    let side = pos.side_to_move();
+    let side = game.final_position().side_to_move();
     let (mut used, mut moves) = (0.0, 0u32);
     for m in game.moves.iter().filter(|m| m.color == side) {
         if let Some(t) = m.time {
@@ -354,12 +276,10 @@ pub fn ggf_budget(game: &othello_rules::GgfGame) -> Option<MoveBudget> {
         }
     }
     let left = (base + increment * moves as f64 - used).max(0.0);
-    Some(MoveBudget {
-        remaining: Some(Duration::from_secs_f64(left.min(1e9))),
-        increment: Duration::from_secs_f64(increment.min(1e9)),
-        per_move: None,
-        empties: pos.empty_count(),
-    })
+    Some(GameClock::new(
+        Duration::from_secs_f64(left.min(1e9)),
+        Duration::from_secs_f64(increment.min(1e9)),
+    ))
 }
 
 #[cfg(test)]
@@ -374,15 +294,14 @@ mod ggf_tests {
                 .parse()
                 .unwrap();
         // White to move: 60 s + 1 increment - 1 s used = 59.5 s.
-        let b = ggf_budget(&g).unwrap();
-        assert_eq!(b.remaining, Some(Duration::from_millis(59_500)));
+        let b = ggf_clock(&g).unwrap();
+        assert_eq!(b.remaining, Duration::from_millis(59_500));
         assert_eq!(b.increment, Duration::from_millis(500));
-        assert_eq!(b.empties, 57);
         let mut none = g.clone();
         none.time_control = None;
-        assert_eq!(ggf_budget(&none), None);
+        assert_eq!(ggf_clock(&none), None);
         none.time_control = Some("x".into());
-        assert_eq!(ggf_budget(&none), None);
+        assert_eq!(ggf_clock(&none), None);
         assert_eq!(ggf_seconds("1:02:03.5"), Some(3723.5));
     }
 }

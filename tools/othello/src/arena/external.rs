@@ -19,10 +19,10 @@
 //! A process that exits, stays silent past its deadline or answers garbage fails the move; it is
 //! killed (also when the runner drops it) and started again for the next game.
 
-use super::clock::MoveBudget;
-use super::player::{Failure, GameView, MatchPlayer, Reply};
+use super::player::Failure;
 use crate::error::{CliResult, input};
-use othello_rules::{GgfGame, GgfMove, Move};
+use othello_engine::{Limits, Player, Reply};
+use othello_rules::{GgfGame, GgfMove, Move, Position};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -203,25 +203,45 @@ pub fn parse_answer(rest: &str) -> Option<(Move, Option<f64>)> {
     Some((mv, eval))
 }
 
-/// An NBoard engine in its own process.
+/// An NBoard engine in its own process, as an `othello_engine::Player`.
+///
+/// [`Player::think`] always returns a legal move, as the trait asks: when the engine fails
+/// (see [`Failure`]) it returns the first legal move instead, keeps the failure for
+/// [`ExternalPlayer::take_failure`] and kills the process; the next game starts a new one.
 pub struct ExternalPlayer {
     def: EngineDef,
     depth: u32,
+    margin: Duration,
+    hang_timeout: Duration,
     process: Option<Process>,
     pings: u64,
+    sent_depth: Option<u32>,
+    root: Position,
+    history: Vec<(Move, Option<Duration>)>,
+    time_control: Option<String>,
+    failure: Option<Failure>,
 }
 
 impl ExternalPlayer {
-    /// Starts the engine.
+    /// Starts the engine. `depth` is sent with `set depth` unless the limits of a move carry
+    /// one; `margin` is the runner's flag margin and `hang_timeout` the wait for a move
+    /// without a clock.
     ///
     /// # Errors
     /// The process could not be started.
-    pub fn new(def: EngineDef, depth: u32) -> CliResult<ExternalPlayer> {
+    pub fn new(def: EngineDef, depth: u32, margin: Duration, hang_timeout: Duration) -> CliResult<ExternalPlayer> {
         let mut p = ExternalPlayer {
             def,
             depth,
+            margin,
+            hang_timeout,
             process: None,
             pings: 0,
+            sent_depth: None,
+            root: Position::start(),
+            history: Vec::new(),
+            time_control: None,
+            failure: None,
         };
         p.start().map_err(|e| input(format!("engine {}: {e}", p.def.name)))?;
         Ok(p)
@@ -229,9 +249,9 @@ impl ExternalPlayer {
 
     fn start(&mut self) -> Result<(), Failure> {
         self.process = None;
+        self.sent_depth = None;
         let mut proc = Process::start(&self.def)?;
         proc.send(&format!("nboard {}", self.def.protocol))?;
-        proc.send(&format!("set depth {}", self.depth))?;
         self.process = Some(proc);
         Ok(())
     }
@@ -242,32 +262,18 @@ impl ExternalPlayer {
         }
         self.process.as_mut().ok_or(Failure::Crashed("not running".into()))
     }
-}
 
-/// The GGF of the game so far, with the clock and the time of each move.
-fn ggf_of(game: &GameView<'_>) -> String {
-    let mut g = GgfGame::new(game.root, "black", "white");
-    g.time_control = game.time_control.map(str::to_string);
-    let mut pos = game.root;
-    for &(mv, t) in game.moves {
-        let color = pos.side_to_move();
-        g.moves.push(GgfMove {
-            color,
-            mv,
-            eval: None,
-            time: t.map(|d| d.as_secs_f64()),
-        });
-        pos = pos.play_unchecked(mv);
-    }
-    g.to_string()
-}
-
-impl MatchPlayer for ExternalPlayer {
-    fn name(&self) -> &str {
-        &self.def.name
-    }
-
-    fn new_game(&mut self) -> Result<(), Failure> {
+    /// Starts a game from `root` after the opening `moves` (sent in the GGF of every move),
+    /// timed by `time_control` (the GGF `TI` text): a fresh process if the engine restarts per
+    /// game, then `ping`/`pong`.
+    ///
+    /// # Errors
+    /// The engine does not answer the ping within 10 s, or exits.
+    pub fn start_game(&mut self, root: Position, moves: &[Move], time_control: Option<&str>) -> Result<(), Failure> {
+        self.root = root;
+        self.history = moves.iter().map(|&m| (m, None)).collect();
+        self.time_control = time_control.map(str::to_string);
+        self.failure = None;
         if self.def.restart_per_game {
             self.start()?;
         }
@@ -285,30 +291,132 @@ impl MatchPlayer for ExternalPlayer {
         }
     }
 
-    fn think(&mut self, game: &GameView<'_>, _budget: &MoveBudget, deadline: Duration) -> Result<Reply, Failure> {
-        let ggf = ggf_of(game);
+    /// Records a move of the game with the time it took (shown to the engine in the GGF).
+    pub fn observe_timed(&mut self, mv: Move, time: Option<Duration>) {
+        self.history.push((mv, time));
+    }
+
+    /// The failure of the last [`Player::think`], if it failed.
+    pub fn take_failure(&mut self) -> Option<Failure> {
+        self.failure.take()
+    }
+
+    /// Kills the process and starts a new one (after a failure).
+    pub fn restart(&mut self) {
+        if self.start().is_err() {
+            // Tried again at the next game, which it then loses if it still cannot start.
+            self.process = None;
+        }
+    }
+
+    /// The GGF for `set game`: the game from its root when the history leads to `pos`, with
+    /// the clock (`TI`) and move times when the game is timed; else `pos` alone.
+    fn game_record(&self, pos: &Position, limits: &Limits) -> GgfGame {
+        let mut replay = Some(self.root);
+        for &(mv, _) in &self.history {
+            replay = replay.and_then(|p| p.play(mv).ok());
+        }
+        let follows = replay == Some(*pos);
+        let timed_history = follows && limits.clock.is_some() && self.time_control.is_some();
+        let mut g = GgfGame::new(if follows { self.root } else { *pos }, "black", "white");
+        if follows {
+            let mut p = self.root;
+            for &(mv, t) in &self.history {
+                g.moves.push(GgfMove {
+                    color: p.side_to_move(),
+                    mv,
+                    eval: None,
+                    time: if timed_history {
+                        t.map(|d| d.as_secs_f64())
+                    } else {
+                        None
+                    },
+                });
+                p = p.play_unchecked(mv);
+            }
+        }
+        g.time_control = if timed_history {
+            self.time_control.clone()
+        } else if let Some(c) = limits.clock {
+            Some(format!("{}/{}/", c.remaining.as_secs_f64(), c.increment.as_secs_f64()))
+        } else {
+            limits.time.map(|t| format!("{}", t.hard.as_secs_f64()))
+        };
+        g
+    }
+
+    /// How long to wait for the answer: the clock's time plus the margin and 50 ms, or the
+    /// hang timeout without a clock.
+    fn deadline(&self, limits: &Limits) -> Duration {
+        let grace = self.margin + Duration::from_millis(50);
+        match (limits.clock, limits.time) {
+            (Some(c), _) => c.remaining + grace,
+            // The runner's fixed time per move is the hard limit plus 3 ms.
+            (None, Some(t)) => t.hard + Duration::from_millis(3) + grace,
+            (None, None) => self.hang_timeout,
+        }
+    }
+
+    fn ask(&mut self, pos: &Position, limits: &Limits) -> Result<Reply, Failure> {
+        let ggf = self.game_record(pos, limits).to_string();
+        let depth = limits.depth.unwrap_or(self.depth).clamp(1, 60);
+        let wait = self.deadline(limits);
         let start = Instant::now();
+        let send_depth = self.sent_depth != Some(depth);
+        self.sent_depth = Some(depth);
         let proc = self.proc()?;
+        if send_depth {
+            proc.send(&format!("set depth {depth}"))?;
+        }
         proc.send(&format!("set game {ggf}"))?;
         proc.send("go")?;
-        let until = start + deadline;
+        let until = start + wait;
         loop {
-            let line = proc.read(until, deadline)?;
+            let line = proc.read(until, wait)?;
             let t = line.trim();
             if let Some(rest) = t.strip_prefix("===") {
                 let (mv, eval) = parse_answer(rest).ok_or_else(|| Failure::Garbage(t.to_string()))?;
-                return Ok(Reply {
-                    mv,
-                    eval,
-                    depth: None,
-                    nodes: None,
-                });
+                if !pos.is_legal(mv) {
+                    return Err(if mv == Move::Pass {
+                        Failure::PassWithMove
+                    } else {
+                        Failure::Illegal(mv)
+                    });
+                }
+                let mut reply = Reply::new(mv).with_time(start.elapsed());
+                if let Some(e) = eval {
+                    reply = reply.with_score((e * 100.0).round() as i32, false);
+                }
+                return Ok(reply);
+            }
+        }
+    }
+}
+
+impl Player for ExternalPlayer {
+    fn name(&self) -> String {
+        self.def.name.clone()
+    }
+
+    fn new_game(&mut self) {
+        if let Err(f) = self.start_game(Position::start(), &[], None) {
+            self.failure = Some(f);
+        }
+    }
+
+    fn think(&mut self, pos: &Position, limits: &Limits) -> Reply {
+        match self.ask(pos, limits) {
+            Ok(r) => r,
+            Err(f) => {
+                self.failure = Some(f);
+                self.process = None;
+                Reply::new(pos.moves().first().copied().unwrap_or(Move::Pass))
             }
         }
     }
 
-    fn restart(&mut self) -> Result<(), Failure> {
-        self.start()
+    fn observe(&mut self, mv: Move) {
+        self.observe_timed(mv, None);
     }
 }
 

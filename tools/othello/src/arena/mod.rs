@@ -18,7 +18,7 @@ use external::{EngineDef, ExternalPlayer};
 use openings::Opening;
 use othello_endgame::{SolveMode, Solver, SolverConfig};
 use othello_rules::{Color, Move};
-use player::{BuiltinPlayer, Failure, GameView, MatchPlayer};
+use player::{Failure, Seat};
 use record::{Ending, GameRecord, Played};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::channel;
@@ -42,7 +42,7 @@ impl PlayerSource {
     pub fn parse(text: &str, engines: Option<&[EngineDef]>) -> CliResult<PlayerSource> {
         let mut spec: Spec = text.parse()?;
         if spec.name != "ext" {
-            BuiltinPlayer::new(text)?;
+            Seat::in_process(text)?;
             return Ok(PlayerSource::Builtin(text.to_string()));
         }
         let name = spec
@@ -70,10 +70,15 @@ impl PlayerSource {
     ///
     /// # Errors
     /// Bad input, or a program that cannot be started.
-    pub fn build(&self) -> CliResult<Box<dyn MatchPlayer>> {
+    pub fn build(&self, settings: &Settings) -> CliResult<Seat> {
         Ok(match self {
-            PlayerSource::Builtin(text) => Box::new(BuiltinPlayer::new(text)?),
-            PlayerSource::External(def, depth) => Box::new(ExternalPlayer::new(def.clone(), *depth)?),
+            PlayerSource::Builtin(text) => Seat::in_process(text)?,
+            PlayerSource::External(def, depth) => Seat::External(Box::new(ExternalPlayer::new(
+                def.clone(),
+                *depth,
+                settings.margin,
+                settings.hang_timeout,
+            )?)),
         })
     }
 }
@@ -96,15 +101,12 @@ pub fn play_game(
     number: u64,
     opening: &Opening,
     a_color: Color,
-    players: &mut [Box<dyn MatchPlayer>; 2],
+    players: &mut [Seat; 2],
     settings: &Settings,
     solver: Option<&mut Solver>,
 ) -> GameRecord {
     let index = |c: Color| if c == a_color { 0 } else { 1 };
-    let (black, white) = (
-        players[index(Color::Black)].name().to_string(),
-        players[index(Color::White)].name().to_string(),
-    );
+    let (black, white) = (players[index(Color::Black)].name(), players[index(Color::White)].name());
     let ti = settings.time.ggf();
     let mut rec = GameRecord {
         number,
@@ -122,7 +124,7 @@ pub fn play_game(
     let mut failed = [false; 2];
     for color in [Color::Black, Color::White] {
         let i = index(color);
-        if let Err(f) = players[i].new_game() {
+        if let Err(f) = players[i].new_game(opening.root, &opening.moves, ti.as_deref()) {
             failed[i] = true;
             rec.black_margin = forfeit_margin(color);
             rec.ending = Ending::Forfeit(color, f.to_string());
@@ -131,7 +133,6 @@ pub fn play_game(
         }
     }
     let mut clocks = [Clock::new(settings.time), Clock::new(settings.time)];
-    let mut history: Vec<(Move, Option<Duration>)> = opening.moves.iter().map(|&m| (m, None)).collect();
     let mut pos = opening.position();
     let mut solver = solver;
     loop {
@@ -164,29 +165,17 @@ pub fn play_game(
                 nodes: None,
                 limit: None,
             });
-            history.push((Move::Pass, Some(Duration::ZERO)));
             for p in players.iter_mut() {
-                p.observe(Move::Pass);
+                p.observe(Move::Pass, Duration::ZERO);
             }
             pos = pos.pass_unchecked();
             continue;
         }
         let clock = &mut clocks[i];
-        let budget = clock.budget(pos.empty_count());
-        // An external player is given up on a little after it has lost on time anyway.
-        let deadline = clock
-            .allowed(settings.margin)
-            .map_or(settings.hang_timeout, |a| a + Duration::from_millis(50));
-        let view = GameView {
-            root: opening.root,
-            moves: &history,
-            position: pos,
-            time_control: ti.as_deref(),
-        };
         let start = Instant::now();
-        let answer = players[i].think(&view, &budget, deadline);
+        let answer = players[i].think(&pos, clock);
         let used = start.elapsed();
-        let reply = match answer {
+        let (reply, given) = match answer {
             Ok(r) => r,
             Err(f) => {
                 failed[i] = true;
@@ -211,31 +200,32 @@ pub fn play_game(
             );
             break;
         }
-        if !pos.is_legal(reply.mv) {
+        let mv = reply.best_move;
+        if !pos.is_legal(mv) {
             failed[i] = true;
             rec.black_margin = forfeit_margin(color);
-            let why = if reply.mv == Move::Pass {
-                "passed with a legal move".to_string()
+            let why = if mv == Move::Pass {
+                Failure::PassWithMove
             } else {
-                format!("illegal move {}", reply.mv)
+                Failure::Illegal(mv)
             };
-            rec.ending = Ending::Forfeit(color, why);
+            rec.ending = Ending::Forfeit(color, why.to_string());
             break;
         }
+        let external = matches!(players[i], Seat::External(_));
         rec.moves.push(Played {
             color,
-            mv: reply.mv,
+            mv,
             time: used,
-            eval: reply.eval,
-            depth: reply.depth,
-            nodes: reply.nodes,
-            limit: budget.time_limits().map(|(_, hard)| hard),
+            eval: reply.score.map(|s| s as f64 / 100.0),
+            depth: (!external).then_some(reply.depth),
+            nodes: (!external).then_some(reply.nodes),
+            limit: given.map(|t| t.hard),
         });
-        history.push((reply.mv, Some(used)));
         for p in players.iter_mut() {
-            p.observe(reply.mv);
+            p.observe(mv, used);
         }
-        pos = pos.play_unchecked(reply.mv);
+        pos = pos.play_unchecked(mv);
     }
     restart_failed(players, failed);
     rec
@@ -243,10 +233,10 @@ pub fn play_game(
 
 /// Restarts the players that misbehaved, so the next game starts clean. A player that cannot be
 /// restarted fails its next game's start and loses it.
-fn restart_failed(players: &mut [Box<dyn MatchPlayer>; 2], failed: [bool; 2]) {
+fn restart_failed(players: &mut [Seat; 2], failed: [bool; 2]) {
     for (p, f) in players.iter_mut().zip(failed) {
         if f {
-            let _ = p.restart();
+            p.restart();
         }
     }
 }
@@ -266,7 +256,7 @@ pub fn run(
 ) -> CliResult {
     let mut sets = Vec::new();
     for _ in 0..concurrency.min(pairs.max(1) as usize) {
-        sets.push([sources[0].build()?, sources[1].build()?]);
+        sets.push([sources[0].build(settings)?, sources[1].build(settings)?]);
     }
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
@@ -278,7 +268,7 @@ pub fn run(
             scope.spawn(move || {
                 let mut solver = settings
                     .adjudicate
-                    .map(|_| Solver::new(SolverConfig { tt_mib: 16, threads: 1 }));
+                    .map(|_| Solver::new(SolverConfig::default().with_tt_mib(16).with_threads(1)));
                 while !stop.load(Ordering::SeqCst) {
                     let p = next.fetch_add(1, Ordering::SeqCst);
                     if p >= pairs {

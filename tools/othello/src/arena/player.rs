@@ -1,42 +1,15 @@
-//! The match's view of a player: start a game, think on a position under a time budget, answer
-//! a move (with an optional score, depth and nodes). In-process players wrap the CLI's
-//! [`Engine`]; external ones are NBoard processes ([`super::external`]).
+//! The players of a match, both driven through `othello_engine::Player`: in-process engines
+//! built from specs (the searcher, MCTS, the random player) and external NBoard processes
+//! ([`ExternalPlayer`], which also reports failures and is told the game's history and times).
 
-use super::clock::MoveBudget;
+use super::clock::Clock;
+use super::external::ExternalPlayer;
 use crate::engine::Engine;
 use crate::error::CliResult;
 use crate::spec::Spec;
+use othello_engine::{Limits, Player, Reply, TimeLimit};
 use othello_rules::{Move, Position};
-use othello_search::TimeLimit;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-
-/// The game so far, as a player is asked to move in it.
-pub struct GameView<'a> {
-    /// Where the record starts.
-    pub root: Position,
-    /// Every move from `root` (the opening's and the game's), with the time each took
-    /// (`None` for opening moves).
-    pub moves: &'a [(Move, Option<Duration>)],
-    /// The position to move in.
-    pub position: Position,
-    /// The time control text for GGF `TI[]`, if any.
-    pub time_control: Option<&'a str>,
-}
-
-/// A player's answer.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Reply {
-    /// The move (checked for legality by the runner).
-    pub mv: Move,
-    /// The player's evaluation in discs from its side, if it gave one.
-    pub eval: Option<f64>,
-    /// Search depth, if known.
-    pub depth: Option<u32>,
-    /// Nodes searched, if known.
-    pub nodes: Option<u64>,
-}
 
 /// Why a player gave no usable answer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,6 +20,10 @@ pub enum Failure {
     Hung(Duration),
     /// An answer the runner could not read.
     Garbage(String),
+    /// A move that is not legal.
+    Illegal(Move),
+    /// A pass while a move was available.
+    PassWithMove,
 }
 
 impl std::fmt::Display for Failure {
@@ -55,135 +32,118 @@ impl std::fmt::Display for Failure {
             Failure::Crashed(why) => write!(f, "engine crashed: {why}"),
             Failure::Hung(t) => write!(f, "no answer within {:.3} s", t.as_secs_f64()),
             Failure::Garbage(line) => write!(f, "unreadable answer '{line}'"),
+            Failure::Illegal(mv) => write!(f, "illegal move {mv}"),
+            Failure::PassWithMove => f.write_str("passed with a legal move"),
         }
     }
 }
 
-/// A player in a match.
-pub trait MatchPlayer: Send {
-    /// The name in records.
-    fn name(&self) -> &str;
-    /// Prepares for a new game (forgets the last one).
-    ///
-    /// # Errors
-    /// The player could not be made ready.
-    fn new_game(&mut self) -> Result<(), Failure>;
-    /// Chooses a move in `game.position` under `budget`; `deadline` is how long the runner
-    /// waits for an answer before giving up on the player.
-    ///
-    /// # Errors
-    /// No usable answer.
-    fn think(&mut self, game: &GameView<'_>, budget: &MoveBudget, deadline: Duration) -> Result<Reply, Failure>;
-    /// Tells the player a move was played by either side (for tree reuse).
-    fn observe(&mut self, _mv: Move) {}
-    /// Brings the player back after a failure (restarts a process).
-    ///
-    /// # Errors
-    /// It could not be restarted.
-    fn restart(&mut self) -> Result<(), Failure> {
-        Ok(())
-    }
+/// A player seated in a match.
+pub enum Seat {
+    /// A player of this program, run in the worker's thread.
+    InProcess {
+        /// The spec, as the name in records.
+        name: String,
+        /// The player.
+        player: Box<dyn Player + Send>,
+        /// The spec's limits, defaults included (a clock is added per move).
+        base: Limits,
+        /// Whether the spec set its own depth, nodes or time (else a clock replaces the
+        /// default depth or iteration count).
+        own: bool,
+    },
+    /// An external NBoard engine.
+    External(Box<ExternalPlayer>),
 }
 
-/// A player of this program: the engine of a spec, run in the runner's thread.
-pub struct BuiltinPlayer {
-    name: String,
-    engine: Engine,
-    /// Whether the spec fixed its own depth (else a clock lifts the default depth).
-    own_depth: bool,
-}
-
-impl BuiltinPlayer {
-    /// Builds the player of a spec.
+impl Seat {
+    /// The in-process player of a spec.
     ///
     /// # Errors
     /// Bad input naming the problem.
-    pub fn new(text: &str) -> CliResult<BuiltinPlayer> {
+    pub fn in_process(text: &str) -> CliResult<Seat> {
         let mut probe: Spec = text.parse()?;
-        let own_depth = probe.raw("depth").is_some() || probe.raw("nodes").is_some() || probe.raw("time").is_some();
-        Ok(BuiltinPlayer {
+        // A spec without its own limits searches to a default depth; under a clock that cap
+        // is lifted so the time manager decides.
+        let own = ["depth", "nodes", "time", "playouts"]
+            .iter()
+            .any(|k| probe.raw(k).is_some());
+        let (player, base): (Box<dyn Player + Send>, Limits) = match Engine::from_spec(text.parse()?)? {
+            Engine::Search { searcher, limits } => (searcher, limits),
+            Engine::Mcts { mcts, limits } => (mcts, limits),
+            Engine::Random(r) => (Box::new(r), Limits::none()),
+        };
+        Ok(Seat::InProcess {
             name: text.to_string(),
-            engine: Engine::from_spec(text.parse()?)?,
-            own_depth,
+            player,
+            base,
+            own,
         })
     }
-}
 
-impl MatchPlayer for BuiltinPlayer {
-    fn name(&self) -> &str {
-        &self.name
+    /// The name in records.
+    pub fn name(&self) -> String {
+        match self {
+            Seat::InProcess { name, .. } => name.clone(),
+            Seat::External(e) => e.name(),
+        }
     }
 
-    fn new_game(&mut self) -> Result<(), Failure> {
-        self.engine.new_game();
-        Ok(())
+    /// Prepares a new game from `root` after the opening `moves`, timed by `time_control`
+    /// (GGF `TI` text).
+    ///
+    /// # Errors
+    /// An external engine that does not answer.
+    pub fn new_game(&mut self, root: Position, moves: &[Move], time_control: Option<&str>) -> Result<(), Failure> {
+        match self {
+            Seat::InProcess { player, .. } => {
+                player.new_game();
+                Ok(())
+            }
+            Seat::External(e) => e.start_game(root, moves, time_control),
+        }
     }
 
-    fn think(&mut self, game: &GameView<'_>, budget: &MoveBudget, _deadline: Duration) -> Result<Reply, Failure> {
-        let pos = &game.position;
-        let clock = budget.time_limits();
-        let reply = match &mut self.engine {
-            Engine::Search { searcher, limits } => {
-                let mut l = limits.clone();
-                if let Some((soft, hard)) = clock {
-                    l.time = Some(match l.time {
-                        Some(t) => TimeLimit {
-                            soft: t.soft.min(soft),
-                            hard: t.hard.min(hard),
-                        },
-                        None => TimeLimit { soft, hard },
-                    });
-                    if !self.own_depth {
-                        l.depth = None;
-                    }
+    /// The move in `pos` with `clock` for this side, and the time limit an in-process player
+    /// worked under (for the overshoot figures).
+    ///
+    /// # Errors
+    /// An external engine's failure (the runner checks legality for every player).
+    pub fn think(&mut self, pos: &Position, clock: &Clock) -> Result<(Reply, Option<TimeLimit>), Failure> {
+        match self {
+            Seat::InProcess { player, base, own, .. } => {
+                let mut spec_limits = base.clone();
+                if !*own && clock.is_timed() {
+                    spec_limits.depth = None;
+                    spec_limits.nodes = None;
                 }
-                let r = searcher.search(pos, &l, |_| {});
-                Reply {
-                    mv: r.best_move,
-                    eval: Some(r.score as f64 / 100.0),
-                    depth: Some(r.depth),
-                    nodes: Some(r.nodes),
+                let limits = clock.limits(spec_limits);
+                let given = limits.time_limit(pos.empty_count());
+                Ok((player.think(pos, &limits), given))
+            }
+            Seat::External(e) => {
+                let limits = clock.limits(Limits::none());
+                let reply = e.think(pos, &limits);
+                match e.take_failure() {
+                    Some(f) => Err(f),
+                    None => Ok((reply, None)),
                 }
             }
-            Engine::Mcts(m) => {
-                // A timer raises the stop flag at the fair share (MCTS stops at once, unlike an
-                // iterative search which overruns its soft limit).
-                let stop = Arc::new(AtomicBool::new(false));
-                m.set_stop(stop.clone());
-                let timer = clock.map(|(soft, hard)| {
-                    let at = (soft * 2).min(hard);
-                    let stop = stop.clone();
-                    let (tx, rx) = std::sync::mpsc::channel::<()>();
-                    let handle = std::thread::spawn(move || {
-                        if rx.recv_timeout(at).is_err() {
-                            stop.store(true, Ordering::SeqCst);
-                        }
-                    });
-                    (tx, handle)
-                });
-                let r = m.search(pos);
-                if let Some((tx, handle)) = timer {
-                    let _ = tx.send(());
-                    let _ = handle.join();
-                }
-                Reply {
-                    mv: r.best_move,
-                    eval: None,
-                    depth: None,
-                    nodes: Some(r.iterations),
-                }
-            }
-            Engine::Random(_) => Reply {
-                mv: self.engine.choose(pos),
-                eval: None,
-                depth: None,
-                nodes: None,
-            },
-        };
-        Ok(reply)
+        }
     }
 
-    fn observe(&mut self, mv: Move) {
-        self.engine.observe(mv);
+    /// Tells the player a move was played, and how long it took.
+    pub fn observe(&mut self, mv: Move, time: Duration) {
+        match self {
+            Seat::InProcess { player, .. } => player.observe(mv),
+            Seat::External(e) => e.observe_timed(mv, Some(time)),
+        }
+    }
+
+    /// Starts an external engine again after a failure.
+    pub fn restart(&mut self) {
+        if let Seat::External(e) = self {
+            e.restart();
+        }
     }
 }

@@ -300,3 +300,149 @@ pub fn run(
     });
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use othello_engine::{Limits, Player, RandomPlayer, Reply};
+    use othello_rules::Position;
+
+    /// A player that always answers the same move, after sleeping.
+    struct Fixed(Move, Duration);
+
+    impl Player for Fixed {
+        fn name(&self) -> String {
+            "fixed".into()
+        }
+        fn new_game(&mut self) {}
+        fn think(&mut self, _pos: &Position, _limits: &Limits) -> Reply {
+            std::thread::sleep(self.1);
+            Reply::new(self.0)
+        }
+    }
+
+    fn seat(name: &str, player: Box<dyn Player + Send>) -> Seat {
+        Seat::InProcess {
+            name: name.into(),
+            player,
+            base: Limits::none(),
+            own: true,
+        }
+    }
+
+    fn settings(time: TimeControl) -> Settings {
+        Settings {
+            time,
+            margin: Duration::ZERO,
+            hang_timeout: Duration::from_secs(1),
+            adjudicate: None,
+        }
+    }
+
+    fn start() -> Opening {
+        Opening {
+            root: Position::start(),
+            moves: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn misbehaving_in_process_players_forfeit() {
+        let a1: Move = "a1".parse().unwrap();
+        for (bad, why) in [(a1, "illegal move a1"), (Move::Pass, "passed with a legal move")] {
+            for a_color in [Color::Black, Color::White] {
+                let mut players = [
+                    seat("bad", Box::new(Fixed(bad, Duration::ZERO))),
+                    seat("random", Box::new(RandomPlayer::new(1))),
+                ];
+                let rec = play_game(1, &start(), a_color, &mut players, &settings(TimeControl::None), None);
+                assert_eq!(rec.ending, Ending::Forfeit(a_color, why.to_string()));
+                assert_eq!(rec.a_half_points(), 0);
+                let sign = if a_color == Color::Black { -1 } else { 1 };
+                assert_eq!(rec.black_margin, 64 * sign);
+                // The bad player moves first as black; as white after one random move.
+                assert_eq!(rec.moves.len(), usize::from(a_color == Color::White));
+            }
+        }
+    }
+
+    #[test]
+    fn a_slow_move_loses_on_time_and_a_margin_saves_it() {
+        let f5: Move = "f5".parse().unwrap();
+        let slow = || seat("slow", Box::new(Fixed(f5, Duration::from_millis(40))));
+        let mut players = [slow(), seat("random", Box::new(RandomPlayer::new(1)))];
+        let st = TimeControl::PerMove(Duration::from_millis(10));
+        let rec = play_game(1, &start(), Color::Black, &mut players, &settings(st), None);
+        assert!(matches!(rec.ending, Ending::Time(Color::Black, _)), "{:?}", rec.ending);
+        assert_eq!(rec.black_margin, -64);
+        assert!(rec.moves.is_empty());
+        // With a margin of 1 s the same move is in time (then it plays f5 again, illegal).
+        let mut players = [slow(), seat("random", Box::new(RandomPlayer::new(1)))];
+        let lenient = Settings {
+            margin: Duration::from_secs(1),
+            ..settings(st)
+        };
+        let rec = play_game(1, &start(), Color::Black, &mut players, &lenient, None);
+        assert_eq!(rec.moves.len(), 2);
+        assert_eq!(rec.moves[0].mv, f5);
+        assert!(rec.moves[0].time >= Duration::from_millis(40));
+        assert_eq!(rec.ending, Ending::Forfeit(Color::Black, "illegal move f5".into()));
+    }
+
+    #[test]
+    fn forced_passes_are_played_by_the_runner() {
+        // 4x4, white to move with no square, black then fills the board: W[PA] B[A1].
+        let root: Position = format!("-O{} O", "*".repeat(14)).parse().unwrap();
+        let opening = Opening {
+            root,
+            moves: Vec::new(),
+        };
+        let mut players = [
+            seat("a", Box::new(RandomPlayer::new(1))),
+            seat("b", Box::new(RandomPlayer::new(2))),
+        ];
+        let rec = play_game(
+            1,
+            &opening,
+            Color::White,
+            &mut players,
+            &settings(TimeControl::None),
+            None,
+        );
+        let moves: Vec<Move> = rec.moves.iter().map(|m| m.mv).collect();
+        assert_eq!(moves, vec![Move::Pass, "a1".parse().unwrap()]);
+        assert_eq!(rec.moves[0].time, Duration::ZERO);
+        assert_eq!(rec.black_margin, 16);
+        assert_eq!(rec.ending, Ending::Scored);
+        assert_eq!(rec.a_result(), "loss");
+        let ggf = rec.ggf();
+        assert_eq!(ggf.to_string().parse::<othello_rules::GgfGame>().unwrap(), ggf);
+    }
+
+    #[test]
+    fn adjudication_gives_the_exact_score() {
+        let opening = start();
+        let mut players = [
+            seat("a", Box::new(RandomPlayer::new(3))),
+            seat("b", Box::new(RandomPlayer::new(4))),
+        ];
+        let s = Settings {
+            adjudicate: Some(12),
+            ..settings(TimeControl::None)
+        };
+        let mut solver = Solver::new(SolverConfig::default().with_tt_mib(1));
+        let rec = play_game(1, &opening, Color::Black, &mut players, &s, Some(&mut solver));
+        assert_eq!(rec.ending, Ending::Adjudicated(12));
+        let at = rec.final_position();
+        assert_eq!(at.empty_count(), 12);
+        let exact = Solver::new(SolverConfig::default().with_tt_mib(1))
+            .solve(&at, SolveMode::Exact)
+            .score;
+        let black = if at.side_to_move() == Color::Black {
+            exact
+        } else {
+            -exact
+        };
+        assert_eq!(rec.black_margin, black);
+    }
+}

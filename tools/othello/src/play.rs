@@ -47,6 +47,10 @@ pub struct PlayArgs {
     /// Milliseconds a move may exceed its time before it loses on time.
     #[arg(long, default_value_t = 0)]
     margin: u64,
+    /// Milliseconds of its clock an in-process engine keeps in hand for the runner and a busy
+    /// machine's scheduler ("move overhead"; at most half of what is left).
+    #[arg(long, default_value_t = 30)]
+    overhead: u64,
     /// Seconds to wait for an external engine's move when the game has no clock.
     #[arg(long, default_value_t = 60.0)]
     hang_timeout: f64,
@@ -198,6 +202,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
     let settings = Settings {
         time,
         margin: Duration::from_millis(args.margin),
+        overhead: Duration::from_millis(args.overhead),
         hang_timeout: Duration::from_secs_f64(args.hang_timeout),
         adjudicate: args.adjudicate,
     };

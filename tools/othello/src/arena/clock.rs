@@ -116,16 +116,16 @@ impl Clock {
         Clock { control, remaining }
     }
 
-    /// `limits` with this clock added for the next move: the game clock (time left and
-    /// increment; the player's time manager turns it into soft and hard limits), or the fixed
-    /// time per move (hard limit 3 ms under it, for the runner's overhead; soft half of it).
-    pub fn limits(&self, limits: Limits) -> Limits {
+    /// `limits` with this clock added for the next move, keeping `overhead` in hand for
+    /// whatever the player does not see (the runner's work, the scheduler of a busy machine;
+    /// as the "move overhead" of chess engines): the game clock less `min(overhead, left / 2)`
+    /// (the player's time manager turns it into soft and hard limits), or for a fixed time per
+    /// move a hard limit of the time less `min(overhead, time / 2)` and a soft one of half that.
+    pub fn limits(&self, limits: Limits, overhead: Duration) -> Limits {
         match self.control {
             TimeControl::None => limits,
             TimeControl::PerMove(t) => {
-                let hard = t
-                    .saturating_sub(Duration::from_millis(3))
-                    .max(Duration::from_micros(500));
+                let hard = t - overhead.min(t / 2);
                 let soft = hard / 2;
                 let time = match limits.time {
                     Some(own) => TimeLimit::new(own.soft.min(soft), own.hard.min(hard)),
@@ -133,7 +133,10 @@ impl Clock {
                 };
                 limits.with_time(time)
             }
-            TimeControl::Clock { increment, .. } => limits.with_clock(GameClock::new(self.remaining, increment)),
+            TimeControl::Clock { increment, .. } => {
+                let told = self.remaining - overhead.min(self.remaining / 2);
+                limits.with_clock(GameClock::new(told, increment))
+            }
         }
     }
 
@@ -231,18 +234,37 @@ mod tests {
             base: ms(5000),
             increment: ms(20),
         });
-        let l = c.limits(Limits::depth(9));
-        assert_eq!(l.clock, Some(GameClock::new(ms(5000), ms(20))));
+        let l = c.limits(Limits::depth(9), ms(30));
+        assert_eq!(l.clock, Some(GameClock::new(ms(4970), ms(20))));
         assert_eq!(l.depth, Some(9));
+        assert_eq!(
+            c.limits(Limits::none(), ms(0)).clock,
+            Some(GameClock::new(ms(5000), ms(20)))
+        );
+        // The overhead takes at most half of what is left.
+        let mut low = c;
+        low.charge(ms(4960), ms(0));
+        assert_eq!(
+            low.limits(Limits::none(), ms(30)).clock,
+            Some(GameClock::new(ms(30), ms(20)))
+        );
         let p = Clock::new(TimeControl::PerMove(ms(100)));
         assert_eq!(
-            p.limits(Limits::none()).time,
-            Some(TimeLimit::new(ms(48) + Duration::from_micros(500), ms(97)))
+            p.limits(Limits::none(), ms(30)).time,
+            Some(TimeLimit::new(ms(35), ms(70)))
+        );
+        assert_eq!(
+            p.limits(Limits::none(), ms(80)).time,
+            Some(TimeLimit::new(ms(25), ms(50)))
         );
         // A spec's own tighter time stays.
-        let own = p.limits(Limits::time(ms(10), ms(20)));
+        let own = p.limits(Limits::time(ms(10), ms(20)), ms(30));
         assert_eq!(own.time, Some(TimeLimit::new(ms(10), ms(20))));
-        assert!(Clock::new(TimeControl::None).limits(Limits::none()).is_unbounded());
+        assert!(
+            Clock::new(TimeControl::None)
+                .limits(Limits::none(), ms(30))
+                .is_unbounded()
+        );
     }
 }
 

@@ -351,8 +351,7 @@ impl ExternalPlayer {
         let grace = self.margin + Duration::from_millis(50);
         match (limits.clock, limits.time) {
             (Some(c), _) => c.remaining + grace,
-            // The runner's fixed time per move is the hard limit plus 3 ms.
-            (None, Some(t)) => t.hard + Duration::from_millis(3) + grace,
+            (None, Some(t)) => t.hard + grace,
             (None, None) => self.hang_timeout,
         }
     }

@@ -90,6 +90,8 @@ pub struct Settings {
     pub time: TimeControl,
     /// Extra time over the limit before a move loses on time.
     pub margin: Duration,
+    /// Time an in-process player keeps in hand for the runner and the scheduler.
+    pub overhead: Duration,
     /// Without a clock, how long to wait for an external engine's move.
     pub hang_timeout: Duration,
     /// Solve exactly at this many empties.
@@ -173,7 +175,7 @@ pub fn play_game(
         }
         let clock = &mut clocks[i];
         let start = Instant::now();
-        let answer = players[i].think(&pos, clock);
+        let answer = players[i].think(&pos, clock, settings.overhead);
         let used = start.elapsed();
         let (reply, given) = match answer {
             Ok(r) => r,
@@ -334,6 +336,7 @@ mod tests {
         Settings {
             time,
             margin: Duration::ZERO,
+            overhead: Duration::from_millis(3),
             hang_timeout: Duration::from_secs(1),
             adjudicate: None,
         }

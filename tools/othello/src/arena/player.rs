@@ -104,12 +104,18 @@ impl Seat {
         }
     }
 
-    /// The move in `pos` with `clock` for this side, and the time limit an in-process player
-    /// worked under (for the overshoot figures).
+    /// The move in `pos` with `clock` for this side (an in-process player is told the clock
+    /// less `overhead`, see [`Clock::limits`]), and the time limit an in-process player worked
+    /// under (for the overshoot figures).
     ///
     /// # Errors
     /// An external engine's failure (the runner checks legality for every player).
-    pub fn think(&mut self, pos: &Position, clock: &Clock) -> Result<(Reply, Option<TimeLimit>), Failure> {
+    pub fn think(
+        &mut self,
+        pos: &Position,
+        clock: &Clock,
+        overhead: Duration,
+    ) -> Result<(Reply, Option<TimeLimit>), Failure> {
         match self {
             Seat::InProcess { player, base, own, .. } => {
                 let mut spec_limits = base.clone();
@@ -117,12 +123,13 @@ impl Seat {
                     spec_limits.depth = None;
                     spec_limits.nodes = None;
                 }
-                let limits = clock.limits(spec_limits);
+                let limits = clock.limits(spec_limits, overhead);
                 let given = limits.time_limit(pos.empty_count());
                 Ok((player.think(pos, &limits), given))
             }
             Seat::External(e) => {
-                let limits = clock.limits(Limits::none());
+                // An external engine sees its true clock and keeps its own overhead.
+                let limits = clock.limits(Limits::none(), Duration::ZERO);
                 let reply = e.think(pos, &limits);
                 match e.take_failure() {
                     Some(f) => Err(f),

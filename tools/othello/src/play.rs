@@ -49,7 +49,7 @@ pub struct PlayArgs {
     margin: u64,
     /// Milliseconds of its clock an in-process engine keeps in hand for the runner and a busy
     /// machine's scheduler ("move overhead"; at most half of what is left).
-    #[arg(long, default_value_t = 30)]
+    #[arg(long, default_value_t = 100)]
     overhead: u64,
     /// Seconds to wait for an external engine's move when the game has no clock.
     #[arg(long, default_value_t = 60.0)]

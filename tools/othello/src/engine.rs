@@ -290,22 +290,6 @@ impl Engine {
         }
     }
 
-    /// Tells the player a move was played (both sides' moves), for tree reuse.
-    pub fn observe(&mut self, mv: Move) {
-        if let Engine::Mcts { mcts, .. } = self {
-            mcts.advance(mv);
-        }
-    }
-
-    /// Forgets everything learned in the previous game.
-    pub fn new_game(&mut self) {
-        match self {
-            Engine::Search { searcher, .. } => searcher.new_game(),
-            Engine::Mcts { mcts, .. } => mcts.new_game(),
-            Engine::Random(_) => {}
-        }
-    }
-
     /// A full search result, for search engines.
     pub fn search(
         &mut self,

@@ -15,6 +15,7 @@
 //! clap's tip line when it has one).
 #![forbid(unsafe_code)]
 
+pub mod arena;
 pub mod bench;
 pub mod engine;
 pub mod error;

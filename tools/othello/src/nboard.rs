@@ -137,6 +137,8 @@ struct Session<W: Write> {
     out: W,
     /// Set when the output is closed: the session ends.
     closed: bool,
+    /// The clock of the last `set game` (its `TI[]` and move times), if it had one.
+    clock: Option<othello_engine::GameClock>,
     stop: Arc<AtomicBool>,
     end_of_input: Arc<AtomicBool>,
     pings_seen: Arc<AtomicU64>,
@@ -176,7 +178,11 @@ impl<W: Write> Session<W> {
         if self.pings_seen.load(Ordering::SeqCst) > self.pings_done || self.end_of_input.load(Ordering::SeqCst) {
             self.stop.store(true, Ordering::SeqCst);
         }
-        Limits::depth(self.depth).with_stop(self.stop.clone())
+        let limits = Limits::depth(self.depth).with_stop(self.stop.clone());
+        match self.clock {
+            Some(clock) => limits.with_clock(clock),
+            None => limits,
+        }
     }
 
     /// Searches the current position, streaming a line per completed iteration (`nodestats`;
@@ -225,6 +231,10 @@ impl<W: Write> Session<W> {
                 }
                 Some("game") => {
                     let ggf = line.split_once("game").map(|(_, g)| g.trim()).unwrap_or("");
+                    self.clock = ggf
+                        .parse::<othello_rules::GgfGame>()
+                        .ok()
+                        .and_then(|g| crate::arena::clock::ggf_clock(&g));
                     match parse_ggf(ggf) {
                         Ok(p) => self.pos = p,
                         Err(e) => self.diagnose(&format!("bad game: {e}")),
@@ -368,6 +378,7 @@ where
         pos: Position::start(),
         out: output,
         closed: false,
+        clock: None,
         stop,
         end_of_input,
         pings_seen,

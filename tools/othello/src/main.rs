@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+mod build_info;
 mod engine;
 mod error;
 mod input;
@@ -24,7 +25,7 @@ use error::{CliResult, input};
 
 /// Othello engine toolkit: perft, benchmarks, search, solving, matches.
 #[derive(Parser, Debug)]
-#[command(name = "othello", version, about, propagate_version = true)]
+#[command(name = "othello", version = build_info::VERSION, about, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -6,7 +6,12 @@ import os
 import pathlib
 
 import pytest
-import ray
+
+from othello_distributed.cli import local_only
+
+local_only()  # before ray is imported: every Ray server of the tests listens on 127.0.0.1 only
+
+import ray  # noqa: E402
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
 DATA = REPO / "crates" / "endgame" / "data"

@@ -15,6 +15,7 @@ __all__ = [
     "BinaryError",
     "ChildFailed",
     "IdentityMismatch",
+    "MixedBuilds",
     "ChildResult",
     "identity",
     "resolve",
@@ -36,6 +37,10 @@ class BadInput(BinaryError):
 
 class IdentityMismatch(BinaryError):
     """The binary on this node is another build than the driver's: retrying cannot help."""
+
+
+class MixedBuilds(BinaryError):
+    """A result came back from another build than the job's (seen by the driver)."""
 
 
 @dataclass

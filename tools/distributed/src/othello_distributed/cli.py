@@ -16,19 +16,33 @@ from . import binary as bin_
 from . import perft as perft_mod
 from . import solve as solve_mod
 from .journal import Journal, JournalError
-from .runner import MixedBuilds, Outcome, run_units
 
-__all__ = ["main", "init_ray"]
+__all__ = ["main", "init_ray", "local_only"]
+
+
+def local_only() -> None:
+    """Makes a Ray started from this process listen on 127.0.0.1 only. Ray 2.60 replaces a
+    loopback `_node_ip_address` by the machine's address and then binds its servers to every
+    interface, unless clustering is switched off; this environment variable (read by Ray when
+    imported, here and in the processes it starts) does that. Call it before importing ray;
+    if ray is already imported, its constant is set too."""
+    os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+    if "ray" in sys.modules:
+        from ray._private import ray_constants
+
+        ray_constants.ENABLE_RAY_CLUSTER = False
 
 
 def init_ray(address: str | None, num_cpus: int | None) -> None:
     """Connects to the cluster at `address` (or RAY_ADDRESS), else starts a local one bound
     to 127.0.0.1 without the dashboard."""
+    addr = address or os.environ.get("RAY_ADDRESS")
+    if not addr:
+        local_only()
     import ray
 
     if ray.is_initialized():
         return
-    addr = address or os.environ.get("RAY_ADDRESS")
     if addr:
         import othello_distributed
 
@@ -83,7 +97,7 @@ def _journal_path(args: argparse.Namespace, kind: str, job: str) -> str:
     return f"othello-{kind}-{job[:12]}.journal"
 
 
-def _report_failures(outcome: Outcome) -> None:
+def _report_failures(outcome) -> None:
     for key, why in sorted(outcome.failures.items()):
         print(f"unit {key} failed: {why}", file=sys.stderr)
     print(f"{len(outcome.failures)} units failed; rerun to retry them (finished units stay in the journal)", file=sys.stderr)
@@ -100,7 +114,17 @@ def _write(args: argparse.Namespace, text: str) -> None:
         sys.stdout.flush()
 
 
+def _check_common(args: argparse.Namespace) -> None:
+    if args.retries < 0:
+        raise UsageError(f"bad --retries {args.retries}: expected 0 or more")
+    if args.threads < 1:
+        raise UsageError(f"bad --threads {args.threads}: expected 1 or more")
+    if args.num_cpus is not None and args.num_cpus < 1:
+        raise UsageError(f"bad --num-cpus {args.num_cpus}: expected 1 or more")
+
+
 def run_perft(args: argparse.Namespace) -> int:
+    _check_common(args)
     binary = bin_.resolve(args.binary)
     identity = bin_.identity(binary)
     if args.depth < 0:
@@ -112,8 +136,12 @@ def run_perft(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from e
     journal = Journal(_journal_path(args, "perft", plan.job), plan.job, identity, "perft")
     init_ray(args.address, args.num_cpus)
+    from .runner import run_units
+
     try:
-        outcome = run_units(plan.units, journal, args.binary and binary, identity, retries=args.retries)
+        outcome = run_units(
+            plan.units, journal, args.binary and binary, identity, retries=args.retries, num_cpus=args.threads
+        )
     finally:
         journal.close()
     if not outcome.complete:
@@ -144,6 +172,7 @@ def run_perft(args: argparse.Namespace) -> int:
 
 
 def run_solve(args: argparse.Namespace) -> int:
+    _check_common(args)
     binary = bin_.resolve(args.binary)
     identity = bin_.identity(binary)
     try:
@@ -159,8 +188,10 @@ def run_solve(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from e
     journal = Journal(_journal_path(args, "solve", job), job, identity, "solve")
     init_ray(args.address, args.num_cpus)
+    from .runner import run_units
+
     try:
-        outcome = run_units(units, journal, args.binary and binary, identity, retries=args.retries)
+        outcome = run_units(units, journal, args.binary and binary, identity, retries=args.retries, num_cpus=args.threads)
     finally:
         journal.close()
     if not outcome.complete:
@@ -187,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "perft":
             return run_perft(args)
         return run_solve(args)
-    except (UsageError, JournalError, MixedBuilds, bin_.BinaryError) as e:
+    except (UsageError, JournalError, bin_.BinaryError) as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
 

@@ -17,18 +17,9 @@ import ray
 
 from . import binary as bin_
 from .journal import Journal
-from .units import Unit
+from .units import EXECUTORS, Unit
 
-__all__ = ["Outcome", "MixedBuilds", "run_units", "execute", "EXECUTORS"]
-
-
-class MixedBuilds(Exception):
-    """A result came from another build than the job's."""
-
-
-# Unit kind -> function(payload, binary path) -> JSON-able result. Filled by the workload
-# modules (perft, solve) at import.
-EXECUTORS: dict[str, Callable[[dict[str, Any], str], Any]] = {}
+__all__ = ["Outcome", "run_units", "execute"]
 
 
 def execute(kind: str, payload: dict[str, Any], binary: str | None, identity: str) -> dict[str, Any]:
@@ -110,7 +101,7 @@ def run_units(
                 outcome.failures[u.key] = _describe(e)
                 continue
             if got.get("identity") != identity:
-                raise MixedBuilds(f"unit {u.key} came back from build {got.get('identity')!r}, not {identity!r}")
+                raise bin_.MixedBuilds(f"unit {u.key} came back from build {got.get('identity')!r}, not {identity!r}")
             journal.record(u.key, got["result"])
             results[u.key] = got["result"]
             outcome.executed += 1

@@ -10,8 +10,7 @@ import tempfile
 from typing import Any
 
 from . import binary as bin_
-from .runner import EXECUTORS
-from .units import Unit, content_hash
+from .units import EXECUTORS, Unit, content_hash
 
 __all__ = ["read_obf", "plan", "solve_shard", "ordered"]
 

@@ -6,9 +6,13 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
-__all__ = ["Unit", "content_hash"]
+__all__ = ["Unit", "content_hash", "EXECUTORS"]
+
+# Unit kind -> function(payload, binary path) -> JSON-able result, run on a worker. Filled by the
+# workload modules (perft, solve) when imported.
+EXECUTORS: dict[str, Callable[[dict[str, Any], str], Any]] = {}
 
 
 def content_hash(obj: Any) -> str:

@@ -15,7 +15,11 @@ import subprocess
 import tempfile
 import time
 
-import ray
+from othello_distributed.cli import local_only
+
+local_only()  # before ray is imported: the local cluster listens on 127.0.0.1 only
+
+import ray  # noqa: E402
 
 from othello_distributed import binary as bin_
 from othello_distributed import perft, solve
@@ -27,7 +31,7 @@ def single(argv: list[str]) -> tuple[float, str]:
     t = time.monotonic()
     r = subprocess.run(argv, capture_output=True, text=True, check=False)
     if r.returncode not in (0, 1):
-        raise SystemExit(f"{argv}: {r.stderr}")
+        raise SystemExit(f"{argv}: exit {r.returncode}: {r.stderr}")
     return time.monotonic() - t, r.stdout
 
 

@@ -36,6 +36,14 @@ def othello_processes(binary: str) -> list[tuple[int, int]]:
     return found
 
 
+def is_ray_worker(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().startswith(b"ray::")
+    except OSError:
+        return False
+
+
 def alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as f:
@@ -52,7 +60,7 @@ def test_killing_a_worker_mid_run_still_gives_the_exact_total(cluster, othello_b
     def killer():
         while not stop.is_set() and not killed:
             for pid, ppid in othello_processes(othello_bin):
-                if ppid != os.getpid():
+                if is_ray_worker(ppid):
                     os.kill(ppid, signal.SIGKILL)  # the Ray worker running this othello
                     killed.append((ppid, pid))
                     return
@@ -76,7 +84,7 @@ def test_killing_a_worker_mid_run_still_gives_the_exact_total(cluster, othello_b
     while alive(child) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not alive(child)
-    assert othello_processes(othello_bin) == []
+    assert [p for p in othello_processes(othello_bin) if is_ray_worker(p[1])] == []
 
 
 def flaky_binary(tmp_path, real: str, fails: int) -> tuple[str, str]:
@@ -139,3 +147,39 @@ def test_another_build_on_a_worker_is_refused(cluster, othello_bin, identity, tm
     outcome = run_units(units, j, othello_bin, other, retries=3)
     assert "IdentityMismatch" in outcome.failures[units[0].key]
     assert j.done == {}
+
+
+def wait_for_child(binary: str, before: set[int], timeout: float = 60) -> tuple[int, int]:
+    """A new othello process run by a Ray worker (not one of `before`)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = [p for p in othello_processes(binary) if p[0] not in before and is_ray_worker(p[1])]
+        if found:
+            return found[0]
+        time.sleep(0.005)
+    raise AssertionError("no othello child started")
+
+
+def test_a_cancelled_task_leaves_no_othello_running(cluster, othello_bin, identity):
+    import ray
+
+    from othello_distributed.runner import _task
+
+    # perft 14 from the start: minutes of work, cancelled as soon as its child runs.
+    start = "---------------------------OX------XO--------------------------- X"
+    for force in (False, True):
+        before = {pid for pid, _ in othello_processes(othello_bin)}
+        ref = _task.options(max_retries=0).remote(
+            "perft", {"depth": 14, "positions": [start], "threads": 1}, othello_bin, identity
+        )
+        child, worker = wait_for_child(othello_bin, before)
+        ray.cancel(ref, force=force)
+        try:
+            ray.get(ref, timeout=60)
+            raise AssertionError("a cancelled task returned")
+        except (ray.exceptions.TaskCancelledError, ray.exceptions.WorkerCrashedError, ray.exceptions.RayTaskError):
+            pass
+        deadline = time.monotonic() + 10
+        while alive(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not alive(child), f"othello {child} outlived its cancelled task (force={force})"

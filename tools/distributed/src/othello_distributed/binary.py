@@ -8,6 +8,7 @@ import os
 import shutil
 import signal
 import subprocess
+import time
 from dataclasses import dataclass
 
 __all__ = [
@@ -67,6 +68,7 @@ def resolve(binary: str | None) -> str:
 
 
 _PR_SET_PDEATHSIG = 1
+_POLL_SECONDS = 0.1
 
 
 def _die_with_parent() -> None:
@@ -92,18 +94,42 @@ def run(argv: list[str], stdin: str | None = None, timeout: float | None = None)
         start_new_session=True,
         preexec_fn=_die_with_parent,
     )
+    deadline = None if timeout is None else time.monotonic() + timeout
+    pending_input = stdin
     try:
-        out, err = proc.communicate(stdin, timeout=timeout)
-    except subprocess.TimeoutExpired as e:
-        raise ChildFailed(f"{argv[0]} timed out after {timeout} s") from e
-    finally:
-        if proc.poll() is None:
+        # Wait in short slices: an exception raised asynchronously in this thread (Ray's
+        # cancellation) is only seen while Python code runs, not inside one long blocking wait.
+        while True:
             try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            proc.wait()
+                out, err = proc.communicate(pending_input, timeout=_POLL_SECONDS)
+                break
+            except subprocess.TimeoutExpired:
+                pending_input = None  # sent on the first call; later calls only wait
+                if deadline is not None and time.monotonic() > deadline:
+                    raise ChildFailed(f"{argv[0]} timed out after {timeout} s") from None
+    finally:
+        _kill_group(proc)
     return ChildResult(proc.returncode, out, err)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    """Kills the child's process group unless the child was already reaped, and reaps it.
+    Cancellation can interrupt this thread more than once: the kill is sent first and the
+    cleanup restarts if interrupted, so it always finishes."""
+    interrupted: BaseException | None = None
+    while True:
+        try:
+            if proc.returncode is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                proc.wait()
+            break
+        except KeyboardInterrupt as e:  # another interruption: finish the cleanup first
+            interrupted = e
+    if interrupted is not None:
+        raise interrupted
 
 
 def identity(binary: str) -> str:

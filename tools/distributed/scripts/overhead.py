@@ -18,6 +18,9 @@ import time
 from othello_distributed.cli import local_only
 
 local_only()  # before ray is imported: the local cluster listens on 127.0.0.1 only
+# Ray runs its workers at a niceness 15 above the driver's by default; the single-process side
+# runs at the driver's level, so give the workers the same for a fair comparison.
+os.environ.setdefault("RAY_worker_niceness", "0")
 
 import ray  # noqa: E402
 

@@ -110,7 +110,7 @@ fn recombine(setup: &[&str], ply: u32, depth: u32) -> u64 {
 
 #[test]
 fn split_then_positions_recombines_to_the_published_counts() {
-    for (ply, depth) in [(0, 5), (1, 6), (2, 8), (3, 9), (4, 9), (5, 10), (6, 8)] {
+    for (ply, depth) in [(0, 5), (1, 6), (2, 8), (3, 3), (3, 9), (4, 9), (5, 10), (6, 8)] {
         assert_eq!(
             recombine(&[], ply, depth),
             PUBLISHED[depth as usize],
@@ -164,6 +164,18 @@ fn positions_file_skips_comments_and_counts_each_line() {
             .iter()
             .all(|l| l["nodes"] == PUBLISHED[7] && l["position"] == start)
     );
+    // Every counting mode gives the same counts.
+    for mode in [
+        &["--threads", "2"][..],
+        &["--hash", "4"],
+        &["--threads", "2", "--hash", "4"],
+    ] {
+        let mut args = vec!["perft", "--positions", path.to_str().unwrap(), "-d", "8", "--json"];
+        args.extend_from_slice(mode);
+        let lines = json_lines(&othello(&args));
+        assert_eq!(lines.len(), 2);
+        assert!(lines.iter().all(|l| l["nodes"] == PUBLISHED[8]), "{mode:?}");
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -142,11 +142,12 @@ def identity(binary: str) -> str:
     return line
 
 
-def check_identity(binary: str, expected: str) -> None:
-    """Raises IdentityMismatch unless the binary's identity is `expected`."""
+def check_identity(binary: str, expected: str) -> str:
+    """The binary's identity; raises IdentityMismatch unless it is `expected`."""
     got = identity(binary)
     if got != expected:
         raise IdentityMismatch(f"{binary} is build {got!r}, the job runs {expected!r}")
+    return got
 
 
 def first_error_line(r: ChildResult) -> str:

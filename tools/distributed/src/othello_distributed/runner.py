@@ -24,13 +24,14 @@ __all__ = ["Outcome", "run_units", "execute"]
 
 def execute(kind: str, payload: dict[str, Any], binary: str | None, identity: str) -> dict[str, Any]:
     """Runs one unit where it is called (a worker): checks the binary's build identity first,
-    then runs the unit's executor. Returns {"identity": ..., "result": ...}."""
+    then runs the unit's executor. Returns {"identity": the identity this node's binary
+    reported, "result": ...}; the driver checks the identity again."""
     from . import perft, solve  # noqa: F401  (register the executors in the worker)
 
     path = bin_.resolve(binary)
-    bin_.check_identity(path, identity)
+    seen = bin_.check_identity(path, identity)
     result = EXECUTORS[kind](payload, path)
-    return {"identity": identity, "result": result}
+    return {"identity": seen, "result": result}
 
 
 @ray.remote

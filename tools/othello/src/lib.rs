@@ -17,6 +17,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod build_info;
 pub mod engine;
 pub mod error;
 pub mod input;

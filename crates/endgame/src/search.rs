@@ -13,15 +13,17 @@
 //! - `e <= 4`: `solve4`..`solve2` try the empty squares directly (no move generation), in
 //!   parity order, and `last1` scores the last square from a flip count alone.
 //!
-//! The recursion is written once in a macro and compiled twice: portable, and on x86-64 with
-//! AVX2/BMI1/LZCNT/POPCNT enabled so the fast move generator and `popcnt` inline into it.
+//! The recursion is written once in a macro and compiled once per move-generation back end
+//! ([`Backend`]): portable, and on x86-64 with each back end's target features enabled so its
+//! move generator, flips and `popcnt` inline into it. The rules crate's CPU check
+//! ([`Backend::supported`], [`movegen::backend`]) picks the instantiation.
 
 use crate::cache::{CACHE_MAX, Cache};
 use crate::last::count_last_flip;
 use crate::layout::Layout;
 use crate::stability::stable_discs;
 use othello_rules::Move;
-use othello_rules::movegen;
+use othello_rules::movegen::{self, Backend};
 use othello_table::{Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -650,23 +652,44 @@ search_impl!(
     movegen::x86::flips_bmi
 );
 
-/// Whether the x86 instantiation may run: the CPU has the features and `OTHELLO_PORTABLE` is not
-/// set (the rules crate decides both once).
-#[inline]
-pub(crate) fn fast_path() -> bool {
-    cfg!(target_arch = "x86_64") && movegen::backend() == movegen::Backend::Avx2
-}
+#[cfg(target_arch = "x86_64")]
+search_impl!(
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    bmi2,
+    movegen::x86::legal_moves_avx2,
+    movegen::x86::flips_pext
+);
 
-/// [`portable::ab`] or its x86 twin, whichever the CPU allows.
+#[cfg(target_arch = "x86_64")]
+search_impl!(
+    #[target_feature(enable = "avx512f,avx512vl,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt")]
+    avx512,
+    movegen::x86::legal_moves_avx512,
+    movegen::x86::flips_avx512
+);
+
+/// The instantiation of the back end the rules crate chose (its CPU check, decided once).
 #[inline]
 pub(crate) fn search(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+    search_with(movegen::backend(), c, p, o, alpha, beta)
+}
+
+/// The instantiation of `backend`, which must be supported by the CPU.
+#[inline]
+pub(crate) fn search_with(backend: Backend, c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+    assert!(backend.supported(), "back end {backend:?} not supported by this CPU");
     let empties = (c.layout.mask & !(p | o)).count_ones();
     #[cfg(target_arch = "x86_64")]
-    if fast_path() {
-        #[allow(unsafe_code)]
-        // SAFETY: `fast_path()` is true only when the CPU supports AVX2, BMI1, LZCNT and POPCNT
-        // (checked once by `movegen::backend` through `movegen::x86::available`).
-        return unsafe { fast::ab(c, p, o, alpha, beta, empties) };
+    #[allow(unsafe_code)]
+    // SAFETY: `backend.supported()` (the rules crate's CPU check) confirmed the target features
+    // of the instantiation called: each is compiled with exactly its back end's features.
+    unsafe {
+        match backend {
+            Backend::Avx2 => return fast::ab(c, p, o, alpha, beta, empties),
+            Backend::Bmi2 => return bmi2::ab(c, p, o, alpha, beta, empties),
+            Backend::Avx512 => return avx512::ab(c, p, o, alpha, beta, empties),
+            Backend::Portable => {}
+        }
     }
     portable::ab(c, p, o, alpha, beta, empties)
 }
@@ -743,12 +766,14 @@ mod tests {
             tt.clear();
             let a = search_portable(&mut ctx, p, o, alpha, beta);
             let nodes = ctx.nodes;
-            ctx.nodes = 0;
-            ctx.cache = Cache::new();
-            tt.clear();
-            let b = search(&mut ctx, p, o, alpha, beta);
-            // Same code, same order: the same value and the same tree.
-            assert_eq!((a, nodes), (b, ctx.nodes), "{pos} ({alpha}, {beta})");
+            for backend in Backend::ALL.into_iter().filter(|b| b.supported()) {
+                ctx.nodes = 0;
+                ctx.cache = Cache::new();
+                tt.clear();
+                let b = search_with(backend, &mut ctx, p, o, alpha, beta);
+                // Same code, same order: the same value and the same tree.
+                assert_eq!((a, nodes), (b, ctx.nodes), "{pos} ({alpha}, {beta}) {backend:?}");
+            }
         }
     }
 }

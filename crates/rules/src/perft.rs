@@ -41,7 +41,7 @@ struct Bucket([Entry; 2]);
 /// the entry rejects an entry another thread was writing meanwhile, so a probe never sees a
 /// torn entry. A store that finds its entry being written is dropped (it is a cache).
 pub struct PerftTable {
-    buckets: Vec<Bucket>,
+    buckets: Box<[Bucket]>,
     mask: usize,
     size: BoardSize,
 }
@@ -53,7 +53,7 @@ impl PerftTable {
         let want = (mib.max(1) << 20) / std::mem::size_of::<Bucket>();
         let n = (want.max(512) + 1).next_power_of_two() / 2;
         PerftTable {
-            buckets: (0..n).map(|_| Bucket::default()).collect(),
+            buckets: zeroed_buckets(n),
             mask: n - 1,
             size,
         }
@@ -97,6 +97,25 @@ impl PerftTable {
         e.opponent.store(o, Ordering::Relaxed);
         e.data.store(count | (depth as u64) << 56, Ordering::Relaxed);
         e.seq.store(s + 2, Ordering::Release);
+    }
+}
+
+/// `n` empty buckets, from zeroed memory: the operating system hands out zeroed pages lazily,
+/// so a large table costs nothing before it is touched (writing 1 GiB of defaults took about a
+/// third of a second, a tenth of a hashed perft(13)).
+#[allow(unsafe_code)]
+fn zeroed_buckets(n: usize) -> Box<[Bucket]> {
+    let layout = std::alloc::Layout::array::<Bucket>(n).expect("perft table size overflows");
+    // SAFETY: `layout` has a non-zero size (n >= 512); a `Bucket` is atomics only, for which all
+    // zero bytes are a valid value (the same as `Bucket::default()`); the pointer comes from
+    // the global allocator with the layout of `[Bucket; n]`, which is the layout `Box<[Bucket]>`
+    // frees it with.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n))
     }
 }
 
@@ -281,6 +300,27 @@ pub fn perft_hashed(pos: &Position, depth: u32, hash_mib: usize) -> u64 {
     )
 }
 
+/// Perft with the table `table` (made for `pos`'s board size), which keeps its entries from
+/// earlier calls: they stay valid, because each is keyed by the full position and the depth
+/// left below it. Counting depths 1 to N into one table is how `othello perft --hash` runs.
+///
+/// # Panics
+/// If `table` was made for another board size.
+pub fn perft_hashed_in(pos: &Position, depth: u32, table: &PerftTable) -> u64 {
+    assert_eq!(table.size, pos.size(), "perft table made for another board size");
+    if depth == 0 {
+        return 1;
+    }
+    run_hashed(
+        movegen::backend(),
+        pos.player().0,
+        pos.opponent().0,
+        pos.size().mask().0,
+        depth,
+        table,
+    )
+}
+
 /// The perft count below each root move (a single pass when the side to move must pass; empty
 /// when the game is over or `depth` is 0).
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
@@ -297,6 +337,19 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
 /// `hash_mib > 0`). The positions a few plies below the root are the tasks; workers take them
 /// in order from a shared counter.
 pub fn perft_parallel(pos: &Position, depth: u32, threads: usize, hash_mib: usize) -> u64 {
+    let table = (hash_mib > 0).then(|| PerftTable::new(hash_mib, pos.size()));
+    perft_parallel_in(pos, depth, threads, table.as_ref())
+}
+
+/// [`perft_parallel`] with the table `table` (made for `pos`'s board size; see
+/// [`perft_hashed_in`]), or none.
+///
+/// # Panics
+/// If `table` was made for another board size.
+pub fn perft_parallel_in(pos: &Position, depth: u32, threads: usize, table: Option<&PerftTable>) -> u64 {
+    if let Some(t) = table {
+        assert_eq!(t.size, pos.size(), "perft table made for another board size");
+    }
     let threads = threads.max(1);
     if depth == 0 {
         return 1;
@@ -319,7 +372,6 @@ pub fn perft_parallel(pos: &Position, depth: u32, threads: usize, hash_mib: usiz
     }
     let remaining = depth - split;
     let next = AtomicUsize::new(0);
-    let table = (hash_mib > 0).then(|| PerftTable::new(hash_mib, pos.size()));
     let backend = movegen::backend();
     let total: u64 = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
@@ -330,7 +382,7 @@ pub fn perft_parallel(pos: &Position, depth: u32, threads: usize, hash_mib: usiz
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(t) = tasks.get(i) else { break };
                         let (p, o, mask) = (t.player().0, t.opponent().0, t.size().mask().0);
-                        sum += match &table {
+                        sum += match table {
                             Some(table) => run_hashed(backend, p, o, mask, remaining, table),
                             None => run_plain(backend, p, o, mask, remaining),
                         };
@@ -374,6 +426,34 @@ mod tests {
             assert_eq!(perft_parallel(&start, d, 2, 2), n);
             assert_eq!(divide(&start, d).iter().map(|&(_, c)| c).sum::<u64>(), n);
         }
+    }
+
+    #[test]
+    fn one_table_across_depths_and_threads() {
+        let start = Position::start();
+        let table = PerftTable::new(1, BoardSize::Eight);
+        for d in 1..=9 {
+            assert_eq!(
+                perft_hashed_in(&start, d, &table),
+                PUBLISHED[d as usize - 1],
+                "depth {d}"
+            );
+        }
+        // Entries of the runs above serve again, from other threads too.
+        assert_eq!(perft_parallel_in(&start, 9, 2, Some(&table)), PUBLISHED[8]);
+        assert_eq!(perft_parallel_in(&start, 8, 2, None), PUBLISHED[7]);
+        let six = Position::start_of(BoardSize::Six);
+        let small = PerftTable::new(1, BoardSize::Six);
+        let n = perft(&six, 8);
+        assert_eq!(perft_parallel_in(&six, 8, 3, Some(&small)), n);
+        assert_eq!(perft_hashed_in(&six, 8, &small), n);
+    }
+
+    #[test]
+    #[should_panic(expected = "another board size")]
+    fn table_of_another_size_is_refused() {
+        let table = PerftTable::new(1, BoardSize::Six);
+        perft_hashed_in(&Position::start(), 5, &table);
     }
 
     #[test]

@@ -42,11 +42,13 @@ pub fn run(args: &PerftArgs) -> CliResult {
         return Err(input(format!("bad --hash {}: at most 65536 MiB", args.hash)));
     }
     let out = Output::new(args.json);
+    // One table for every depth (and every thread): its entries stay valid from depth to depth.
+    let table = (args.hash > 0).then(|| perft::PerftTable::new(args.hash, pos.size()));
     let count = |pos: &Position, d: u32| -> u64 {
         if args.threads > 1 {
-            perft::perft_parallel(pos, d, args.threads, args.hash)
-        } else if args.hash > 0 {
-            perft::perft_hashed(pos, d, args.hash)
+            perft::perft_parallel_in(pos, d, args.threads, table.as_ref())
+        } else if let Some(table) = &table {
+            perft::perft_hashed_in(pos, d, table)
         } else {
             perft::perft(pos, d)
         }

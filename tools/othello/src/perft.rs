@@ -74,6 +74,8 @@ pub fn run(args: &PerftArgs) -> CliResult {
         print_split(&pos, ply, out);
         return Ok(());
     }
+    // One table for every depth (and every thread): its entries stay valid from depth to depth.
+    let table = (args.hash > 0).then(|| perft::PerftTable::new(args.hash, pos.size()));
     let depths: Vec<u32> = if depth == 0 || args.leaf_only {
         vec![depth]
     } else {
@@ -81,7 +83,7 @@ pub fn run(args: &PerftArgs) -> CliResult {
     };
     for d in depths {
         let t = Instant::now();
-        let n = count(args, &pos, d);
+        let n = count(args, &pos, d, table.as_ref());
         let secs = t.elapsed().as_secs_f64();
         let ms = secs * 1e3;
         let rate = crate::output::nps(n, secs);
@@ -98,7 +100,7 @@ pub fn run(args: &PerftArgs) -> CliResult {
     if args.divide && depth > 0 {
         let mut total = 0;
         for m in pos.moves() {
-            let n = count(args, &pos.play_unchecked(m), depth - 1);
+            let n = count(args, &pos.play_unchecked(m), depth - 1, table.as_ref());
             total += n;
             out.line(
                 || format!("{m:>5} {n:>16}"),
@@ -114,13 +116,13 @@ pub fn run(args: &PerftArgs) -> CliResult {
 }
 
 /// The perft count of `pos` at `depth` with the chosen mode.
-fn count(args: &PerftArgs, pos: &Position, depth: u32) -> u64 {
+fn count(args: &PerftArgs, pos: &Position, depth: u32, table: Option<&perft::PerftTable>) -> u64 {
     if depth == 0 {
         1
     } else if args.threads > 1 {
-        perft::perft_parallel(pos, depth, args.threads, args.hash)
-    } else if args.hash > 0 {
-        perft::perft_hashed(pos, depth, args.hash)
+        perft::perft_parallel_in(pos, depth, args.threads, table)
+    } else if let Some(table) = table {
+        perft::perft_hashed_in(pos, depth, table)
     } else {
         perft::perft(pos, depth)
     }
@@ -150,9 +152,14 @@ fn run_positions(args: &PerftArgs, file: &str, depth: u32, out: Output) -> CliRe
             .map_err(|e| input(format!("{name} line {}: bad position: {e}", i + 1)))?;
         positions.push(pos);
     }
+    // One table for the whole list (entries stay valid across positions of one size).
+    let mut table: Option<(perft::PerftTable, othello_rules::BoardSize)> = None;
     for pos in &positions {
+        if args.hash > 0 && table.as_ref().map(|t| t.1) != Some(pos.size()) {
+            table = Some((perft::PerftTable::new(args.hash, pos.size()), pos.size()));
+        }
         let t = Instant::now();
-        let n = count(args, pos, depth);
+        let n = count(args, pos, depth, table.as_ref().map(|t| &t.0));
         let ms = t.elapsed().as_secs_f64() * 1e3;
         out.line(
             || format!("{pos} {n}"),

@@ -52,8 +52,9 @@ use std::sync::{Arc, OnceLock};
 /// The default weights, trained by `othello-pattern-train` (see `docs/pattern.md`).
 pub const DEFAULT_WEIGHTS: &[u8] = include_bytes!("../weights/default.bin");
 
-/// Features per position for the fit: the phase constant plus one per pattern instance.
-pub const FEATURES: usize = 47;
+/// Features per position for the fit: the phase constant, one per pattern instance, and the
+/// two mobility entries.
+pub const FEATURES: usize = 49;
 
 /// The shared layout of set 1.
 pub fn layout() -> &'static Layout {
@@ -99,6 +100,7 @@ pub struct PatternEval {
     /// Start of each number of empties' phase in `values`.
     phase_base: [u32; 61],
     insts: Arc<[Inst]>,
+    mobility: u32,
     scale: i32,
     bmi2: bool,
 }
@@ -174,6 +176,7 @@ impl PatternEval {
             values: weights.values().into(),
             phase_base,
             insts: insts.into(),
+            mobility: layout().mobility,
             scale: weights.scale() as i32,
             bmi2: has_bmi2(),
         }
@@ -220,7 +223,13 @@ impl PatternEval {
             let idx = i.offset + ternary(pext_soft(ps[s], i.mask), pext_soft(os[s], i.mask));
             sum += i32::from(w[idx as usize]);
         }
-        sum
+        sum + self.mobility_terms(w, player, opponent)
+    }
+
+    #[inline(always)]
+    fn mobility_terms(&self, w: &[i16], player: u64, opponent: u64) -> i32 {
+        let (mine, theirs) = mobility_entries(player, opponent);
+        i32::from(w[(self.mobility + mine) as usize]) + i32::from(w[(self.mobility + theirs) as usize])
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -235,7 +244,7 @@ impl PatternEval {
             let idx = i.offset + ternary(_pext_u64(ps[s], i.mask), _pext_u64(os[s], i.mask));
             sum += i32::from(w[idx as usize]);
         }
-        sum
+        sum + self.mobility_terms(w, player, opponent)
     }
 
     /// The weighted sum in weight units (before scaling), for an 8x8 position.
@@ -262,6 +271,17 @@ fn has_bmi2() -> bool {
     }
 }
 
+/// The mobility entries (relative to the mobility tables) of the side to move and its opponent.
+#[inline(always)]
+fn mobility_entries(player: u64, opponent: u64) -> (u32, u32) {
+    let (mine, theirs) = othello_rules::movegen::legal_moves_both(player, opponent);
+    let cap = set::MOBILITY_CAP - 1;
+    (
+        mine.count_ones().min(cap),
+        set::MOBILITY_CAP + theirs.count_ones().min(cap),
+    )
+}
+
 /// The feature indices of an 8x8 position within its phase's weights (for the fit): the phase
 /// constant (index 0), then one table entry per pattern instance.
 pub fn feature_indices(pos: &Position) -> [u32; FEATURES] {
@@ -271,6 +291,9 @@ pub fn feature_indices(pos: &Position) -> [u32; FEATURES] {
         let s = i.sym as usize;
         *slot = i.offset + ternary(pext_soft(ps[s], i.mask), pext_soft(os[s], i.mask));
     }
+    let (mine, theirs) = mobility_entries(pos.player().0, pos.opponent().0);
+    out[FEATURES - 2] = layout().mobility + mine;
+    out[FEATURES - 1] = layout().mobility + theirs;
     out
 }
 

@@ -94,14 +94,21 @@ pub struct Instance {
     pub offset: u32,
 }
 
+/// Mobility values with a weight of their own: 0 to `MOBILITY_CAP - 1` moves, more counts as
+/// the last.
+pub const MOBILITY_CAP: u32 = 32;
+
 /// The layout of one phase: weight 0 is the phase's constant (bias), then one table of
-/// `3^n` entries per pattern in [`PATTERNS`] order.
+/// `3^n` entries per pattern in [`PATTERNS`] order, then two mobility tables (the side to
+/// move's number of legal moves, then the opponent's), `MOBILITY_CAP` entries each.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// Every image of every pattern (46 in set 1).
     pub instances: Vec<Instance>,
     /// Start of each pattern's table.
     pub offsets: Vec<u32>,
+    /// Start of the mobility tables.
+    pub mobility: u32,
     /// Weights in one phase (bias included).
     pub per_phase: usize,
     /// For each weight of a phase, the smallest index of the weights tied to it (the
@@ -183,9 +190,13 @@ impl Layout {
             }
             next += pow3(n);
         }
+        let mobility = next;
+        canonical.extend(next..next + 2 * MOBILITY_CAP);
+        next += 2 * MOBILITY_CAP;
         Layout {
             instances,
             offsets,
+            mobility,
             per_phase: next as usize,
             canonical,
         }
@@ -200,8 +211,8 @@ impl Default for Layout {
 
 /// The slow, obviously correct reading of every instance of `(player, opponent)`: for each
 /// instance, the squares it reads are found by searching the symmetry's preimage square by
-/// square, and the index is built digit by digit (player 1, opponent 2). The fast code is
-/// checked against it.
+/// square, and the index is built digit by digit (player 1, opponent 2); the mobility entries
+/// count the moves of the rules crate's naive reference. The fast code is checked against it.
 pub fn reference_indices(layout: &Layout, player: u64, opponent: u64) -> Vec<u32> {
     let mut out = vec![0];
     for inst in &layout.instances {
@@ -221,6 +232,16 @@ pub fn reference_indices(layout: &Layout, player: u64, opponent: u64) -> Vec<u32
         }
         out.push(inst.offset + idx);
     }
+    let pos = othello_rules::Position::from_raw_unchecked(
+        player,
+        opponent,
+        othello_rules::Color::Black,
+        othello_rules::BoardSize::Eight,
+    );
+    let mine = othello_rules::reference::legal_moves(&pos).count();
+    let theirs = othello_rules::reference::legal_moves(&pos.pass_unchecked()).count();
+    out.push(layout.mobility + mine.min(MOBILITY_CAP - 1));
+    out.push(layout.mobility + MOBILITY_CAP + theirs.min(MOBILITY_CAP - 1));
     out
 }
 
@@ -238,7 +259,8 @@ mod tests {
         assert_eq!(per, [4, 8, 4, 4, 4, 4, 2, 4, 4, 4, 4]);
         assert_eq!(l.instances.len(), 46);
         let sizes: u32 = PATTERNS.iter().map(|p| pow3(p.mask.count_ones())).sum();
-        assert_eq!(l.per_phase, 1 + sizes as usize);
+        assert_eq!(l.mobility, 1 + sizes);
+        assert_eq!(l.per_phase, 1 + sizes as usize + 2 * MOBILITY_CAP as usize);
         assert_eq!(l.canonical.len(), l.per_phase);
         // Every square set read is distinct, and together they cover the board.
         let mut groups: Vec<u64> = l

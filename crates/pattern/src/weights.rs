@@ -208,7 +208,7 @@ impl Weights {
         let expected = u64::from(phases) * per_phase() as u64;
         let payload = &bytes[HEADER_LEN..];
         let found = (payload.len() / 2) as u64;
-        if header != expected || found != expected || payload.len() % 2 != 0 {
+        if header != expected || found != expected || !payload.len().is_multiple_of(2) {
             return Err(WeightsError::Size {
                 header,
                 phases,

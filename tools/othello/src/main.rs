@@ -8,6 +8,7 @@
 mod bench;
 mod engine;
 mod error;
+mod evalspec;
 mod input;
 mod nboard;
 mod output;

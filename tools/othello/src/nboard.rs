@@ -9,9 +9,9 @@
 
 use crate::engine::{search_config, search_limits};
 use crate::error::{CliResult, input};
+use crate::evalspec::CliEval;
 use crate::search_cmd::discs;
 use crate::spec::Spec;
-use othello_eval::WeightedEval;
 use othello_rules::{Color, Move, Position};
 use othello_search::{Limits, Searcher};
 use std::io::{BufRead, Write};
@@ -98,7 +98,7 @@ fn nboard_move(mv: Move) -> String {
 }
 
 struct Session {
-    searcher: Searcher<WeightedEval>,
+    searcher: Searcher<CliEval>,
     depth: u32,
     pos: Position,
     stop: Arc<AtomicBool>,

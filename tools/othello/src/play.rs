@@ -138,6 +138,8 @@ pub fn run(args: &PlayArgs) -> CliResult {
     let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
     let mut a = Engine::from_spec(args.engine_a.parse::<Spec>()?)?;
     let mut b = Engine::from_spec(args.engine_b.parse::<Spec>()?)?;
+    a.check_size(size)?;
+    b.check_size(size)?;
     let start = Position::start_of(size);
     let openings = match &args.openings {
         Some(path) => read_openings(path, &start)?,

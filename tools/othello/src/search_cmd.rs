@@ -71,6 +71,7 @@ pub fn run(args: &SearchArgs) -> CliResult {
         spec.set("threads", t);
     }
     let mut engine = Engine::from_spec(spec)?;
+    engine.check_size(pos.size())?;
     let out = Output::new(args.json);
     let started = std::time::Instant::now();
     let result = engine.search(&pos, |it| {

@@ -3,7 +3,7 @@
 //!
 //! A label is a JSON line:
 //! `{"game":7,"ply":41,"empties":19,"position":"<board> <side>","score":-6,"method":"exact","nodes":123456}`
-//! (`score` in discs for the side to move, empties to the winner; `method` says how the label
+//! (`score` in discs for the side to move, empties to the winner, fractional for search labels; `method` says how the label
 //! was made: `exact` is `Solver::solve` in exact mode; the fit's bootstrap writes
 //! `search:depth=D` labels to a file of its own). A position is labelled once, however many games
 //! reach it. A resumed run skips every position already labelled, so an interrupted run loses
@@ -26,6 +26,8 @@ pub struct LabelsConfig {
     pub max_empties: u32,
     /// Stop after this many games have been visited (`None`: all of them).
     pub max_games: Option<usize>,
+    /// Visit only the games whose number is a multiple of this (1: all).
+    pub every: u32,
     /// Solver table size in MiB.
     pub tt_mib: usize,
 }
@@ -37,8 +39,8 @@ pub struct Label {
     pub game: u32,
     /// The position.
     pub pos: Position,
-    /// Its score in discs for the side to move.
-    pub score: i32,
+    /// Its score in centi-discs for the side to move (exact labels are whole discs).
+    pub centi: i32,
     /// How the label was made (`exact`, `search:depth=D`).
     pub method: String,
 }
@@ -51,8 +53,13 @@ pub fn key(pos: &Position) -> (u64, u64, bool) {
 impl Label {
     /// The JSON Lines form; `ply` and `nodes` are recorded for reference.
     pub fn to_line(&self, ply: usize, nodes: u64) -> String {
+        let score = if self.centi % 100 == 0 {
+            json!(self.centi / 100)
+        } else {
+            json!(f64::from(self.centi) / 100.0)
+        };
         json!({"game": self.game, "ply": ply, "empties": self.pos.empty_count(),
-            "position": self.pos.to_string(), "score": self.score, "method": self.method,
+            "position": self.pos.to_string(), "score": score, "method": self.method,
             "nodes": nodes})
         .to_string()
     }
@@ -67,8 +74,8 @@ impl Label {
         if pos.size() != othello_rules::BoardSize::Eight {
             return Err("not an 8x8 position".into());
         }
-        let score = v["score"].as_i64().ok_or("missing or bad 'score'")?;
-        if score.abs() > 64 {
+        let score = v["score"].as_f64().ok_or("missing or bad 'score'")?;
+        if score.is_nan() || score.abs() > 64.0 {
             return Err(format!("score {score} out of range"));
         }
         let method = v["method"].as_str().ok_or("missing or bad 'method'")?.to_string();
@@ -83,7 +90,7 @@ impl Label {
         Ok(Label {
             game,
             pos,
-            score: score as i32,
+            centi: (score * 100.0).round() as i32,
             method,
         })
     }
@@ -122,7 +129,12 @@ pub fn run(
         threads: 1,
     });
     let mut stats = LabelStats::default();
-    for game in games.iter().take(config.max_games.unwrap_or(usize::MAX)) {
+    let every = config.every.max(1);
+    for game in games
+        .iter()
+        .filter(|g| g.game % every == 0)
+        .take(config.max_games.unwrap_or(usize::MAX))
+    {
         let positions = game.positions();
         // Latest positions first: their results are in the table when the earlier (larger)
         // positions of the same game reach them.
@@ -135,7 +147,7 @@ pub fn run(
             let label = Label {
                 game: game.game,
                 pos: *pos,
-                score: s.score,
+                centi: s.score * 100,
                 method: "exact".into(),
             };
             jsonl::write_line(&mut out, labels_path, &label.to_line(ply, s.nodes))?;

@@ -20,6 +20,7 @@ pub mod bench;
 pub mod build_info;
 pub mod engine;
 pub mod error;
+pub mod evalspec;
 pub mod input;
 pub mod nboard;
 pub mod output;

@@ -13,9 +13,9 @@
 
 use crate::engine::{search_config, search_limits};
 use crate::error::{CliResult, input};
+use crate::evalspec::CliEval;
 use crate::search_cmd::discs;
 use crate::spec::Spec;
-use othello_eval::WeightedEval;
 use othello_rules::{Color, Move, Position};
 use othello_search::{Limits, SearchResult, Searcher};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -130,7 +130,7 @@ impl Default for SessionConfig {
 }
 
 struct Session<W: Write> {
-    searcher: Searcher<WeightedEval>,
+    searcher: Searcher<CliEval>,
     config: SessionConfig,
     depth: u32,
     pos: Position,
@@ -309,7 +309,7 @@ impl<W: Write> Session<W> {
 ///
 /// # Errors
 /// Bad input naming the problem with the spec.
-pub fn searcher_from_spec(engine: &str) -> CliResult<(Searcher<WeightedEval>, u32)> {
+pub fn searcher_from_spec(engine: &str) -> CliResult<(Searcher<CliEval>, u32)> {
     let mut spec: Spec = engine.parse()?;
     let algorithm = match spec.name.as_str() {
         "pvs" => othello_search::Algorithm::Pvs,
@@ -332,7 +332,7 @@ pub fn searcher_from_spec(engine: &str) -> CliResult<(Searcher<WeightedEval>, u3
 /// Speaks NBoard on `input` and `output` until the input ends (or `quit`, or the output
 /// closes), then returns once every line read before the end has been answered. A running
 /// search is stopped at the end of the input.
-pub fn serve<R, W>(searcher: Searcher<WeightedEval>, config: SessionConfig, input: R, output: W)
+pub fn serve<R, W>(searcher: Searcher<CliEval>, config: SessionConfig, input: R, output: W)
 where
     R: Read + Send + 'static,
     W: Write,

@@ -187,8 +187,8 @@ pub fn run(args: &PlayArgs) -> CliResult {
     };
     let engines = args.engines.as_deref().map(read_engines).transpose()?;
     let sources = [
-        PlayerSource::parse(&args.engine_a, engines.as_deref())?,
-        PlayerSource::parse(&args.engine_b, engines.as_deref())?,
+        PlayerSource::parse(&args.engine_a, engines.as_deref(), size)?,
+        PlayerSource::parse(&args.engine_b, engines.as_deref(), size)?,
     ];
     let mut openings: Vec<Opening> = match &args.openings {
         Some(path) => openings::read_file(path, size)?,

@@ -17,7 +17,7 @@ use clock::{Clock, ClockCheck, TimeControl};
 use external::{EngineDef, ExternalPlayer};
 use openings::Opening;
 use othello_endgame::{SolveMode, Solver, SolverConfig};
-use othello_rules::{Color, Move};
+use othello_rules::{BoardSize, Color, Move};
 use player::{Failure, Seat};
 use record::{Ending, GameRecord, Played};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -35,14 +35,15 @@ pub enum PlayerSource {
 
 impl PlayerSource {
     /// Reads a spec: `ext:name=NAME[,depth=N]` names an engine of `engines`; anything else is a
-    /// spec of this program (checked by building it once).
+    /// spec of this program (checked by building it once, and refused if it cannot play on
+    /// `size`).
     ///
     /// # Errors
     /// Bad input naming the problem.
-    pub fn parse(text: &str, engines: Option<&[EngineDef]>) -> CliResult<PlayerSource> {
+    pub fn parse(text: &str, engines: Option<&[EngineDef]>, size: BoardSize) -> CliResult<PlayerSource> {
         let mut spec: Spec = text.parse()?;
         if spec.name != "ext" {
-            Seat::in_process(text)?;
+            crate::engine::Engine::from_spec(text.parse()?)?.check_size(size)?;
             return Ok(PlayerSource::Builtin(text.to_string()));
         }
         let name = spec

@@ -258,10 +258,7 @@ pub fn run(
             candidates.sort_by_key(|(g, pos)| (*g, pos.empty_count()));
             candidates.shuffle(&mut rng);
             let eval = PatternEval::new(&Weights::new(config.phases, 100, values.clone()).expect("sizes match"));
-            let mut searcher = Searcher::new(
-                eval,
-                SearchConfig::default().with_tt_mib(16).with_endgame_empties(0),
-            );
+            let mut searcher = Searcher::new(eval, SearchConfig::default().with_tt_mib(16).with_endgame_empties(0));
             let mut made = 0;
             let wanted = config.bootstrap_positions;
             let already = candidates

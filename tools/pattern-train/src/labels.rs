@@ -124,7 +124,11 @@ pub fn run(
     games.sort_by_key(|g| g.game);
     let mut done: AHashSet<(u64, u64, bool)> = read(labels_path, true, on_bad)?.iter().map(|l| key(&l.pos)).collect();
     let mut out = jsonl::append(labels_path)?;
-    let mut solver = Solver::new(SolverConfig::default().with_tt_mib(config.tt_mib.max(1)).with_threads(1));
+    let mut solver = Solver::new(
+        SolverConfig::default()
+            .with_tt_mib(config.tt_mib.max(1))
+            .with_threads(1),
+    );
     let mut stats = LabelStats::default();
     let every = config.every.max(1);
     for game in games

@@ -37,7 +37,7 @@ mod square;
 mod symmetry;
 pub mod text;
 
-pub use bitboard::{Bitboard, Squares};
+pub use bitboard::{Bitboard, Squares, neighbours};
 pub use position::{IllegalMoveError, Position, PositionError, final_score};
 pub use size::{BoardSize, ParseBoardSizeError};
 pub use square::{Color, Move, ParseMoveError, Square};

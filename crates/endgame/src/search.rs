@@ -153,19 +153,11 @@ fn stability_threshold(empties: u32, squares: i32) -> i32 {
     STABILITY_THRESHOLD[empties as usize] - (64 - squares)
 }
 
-/// The score of a finished game from the side to move (empty squares to the winner).
+/// The score of a finished game from the side to move (empty squares to the winner): the
+/// rules crate's [`othello_rules::final_score`] on raw bitboards.
 #[inline(always)]
 fn final_score(p: u64, o: u64, squares: i32) -> i32 {
-    let (pc, oc) = (p.count_ones() as i32, o.count_ones() as i32);
-    let diff = pc - oc;
-    let empties = squares - pc - oc;
-    if diff > 0 {
-        diff + empties
-    } else if diff < 0 {
-        diff - empties
-    } else {
-        0
-    }
+    othello_rules::final_score(p.count_ones(), o.count_ones(), squares as u32)
 }
 
 /// The score with `sq` the only empty square of the board `mask`, `p` to move.
@@ -209,14 +201,7 @@ static NEIGHBOUR: [u64; 64] = {
 };
 
 /// Squares next to `discs` (eight directions), for potential mobility.
-#[inline(always)]
-const fn neighbours(discs: u64) -> u64 {
-    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
-    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let h = ((discs << 1) & NOT_A) | ((discs >> 1) & NOT_H);
-    let hv = discs | h;
-    h | (hv << 8) | (hv >> 8)
-}
+use othello_rules::neighbours;
 
 macro_rules! search_impl {
     ($(#[$attr:meta])* $module:ident, $moves:path, $flips:path) => {

@@ -394,3 +394,31 @@ fn no_use_of_the_public_api_changes_the_solvers_results() {
         let _ = busy.table_stats();
     }
 }
+
+#[test]
+fn solver_node_counts_are_reproducible() {
+    // One thread: the same count for a fresh solver, twice in one process, and after
+    // `new_game`; `last_nodes` is the count of every kind of call.
+    let positions: Vec<Position> = (1..=3).map(|n| ffo::position(n).unwrap().position).collect();
+    for pos in &positions {
+        let mut a = Solver::new(SolverConfig::default().with_tt_mib(16));
+        let first = a.solve(pos, SolveMode::Exact);
+        assert!(first.nodes > 0);
+        assert_eq!(a.last_nodes(), first.nodes);
+        a.new_game();
+        assert_eq!(a.solve(pos, SolveMode::Exact).nodes, first.nodes);
+        let mut b = Solver::new(SolverConfig::default().with_tt_mib(16));
+        assert_eq!(b.solve(pos, SolveMode::Exact).nodes, first.nodes);
+        // Reuse without new_game changes the count (the table already knows the answer).
+        assert!(b.solve(pos, SolveMode::Exact).nodes < first.nodes);
+        let mut c = Solver::new(SolverConfig::default().with_tt_mib(16));
+        c.score_moves(pos, SolveMode::WinLossDraw);
+        let listed = c.last_nodes();
+        assert!(listed > pos.moves().len() as u64);
+        let mut d = Solver::new(SolverConfig::default().with_tt_mib(16));
+        d.score_moves(pos, SolveMode::WinLossDraw);
+        assert_eq!(d.last_nodes(), listed);
+        d.solve_window(pos, -1, 1);
+        assert!(d.last_nodes() > 0);
+    }
+}

@@ -22,14 +22,8 @@ pub(crate) const NOT_H: u64 = !FILE_H;
 pub(crate) const NOT_GH: u64 = !(FILE_H | FILE_H >> 1);
 pub(crate) const NOT_E_TO_H: u64 = !(FILE_A * 0xf0);
 
-/// The squares adjacent (8 directions) to a square of `b`, without wrapping around the 8x8
-/// grid. May include squares of `b` itself.
-#[inline(always)]
-pub(crate) const fn neighbours(b: u64) -> u64 {
-    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
-    let bh = b | h;
-    h | (bh << 8) | (bh >> 8)
-}
+/// The squares adjacent to a square of `b`: the rules crate's one definition.
+pub(crate) use othello_rules::neighbours;
 
 /// The four corners of each board size, indexed by `BoardSize as usize`.
 pub(crate) const CORNERS: [u64; 3] = [

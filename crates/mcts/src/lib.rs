@@ -25,10 +25,10 @@
 //! - **Playouts** run on raw bitboards with the rules crate's fast move generator and never
 //!   allocate; the generator is `rand`'s `SmallRng`, seeded, so a search with a playout budget
 //!   is reproducible for a given `rand` version and platform.
-//! - **Limits**: the toolkit's shared [`Limits`](othello_engine::Limits), given to each
+//! - **Limits**: the toolkit's shared [`Limits`], given to each
 //!   search: a node budget (an MCTS node is an iteration), a time budget or a game clock (less a
 //!   safety margin) and a stop flag, checked between iterations; an iteration is never cut in
-//!   half. `Mcts` implements [`Player`](othello_engine::Player).
+//!   half. `Mcts` implements [`Player`].
 //! - **Tree reuse**: [`Mcts::advance`] records the moves played; the next search keeps the
 //!   subtree of the new position.
 //! - **Root parallelism**: independent trees on `threads` threads, root statistics summed.

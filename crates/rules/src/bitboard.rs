@@ -24,7 +24,33 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 #[repr(transparent)]
 pub struct Bitboard(pub u64);
 
+/// The squares adjacent (8 directions) to a square of `b` on the 8x8 grid, without wrapping
+/// around its edges. May include squares of `b` itself; mask with a board size's
+/// [`mask`](crate::BoardSize::mask) for a smaller board. The one definition the evaluation
+/// (potential mobility) and the endgame solver (move ordering) share.
+///
+/// ```
+/// use othello_rules::neighbours;
+/// // a1's neighbours are b1, a2 and b2 (bits 1, 8, 9); h1's do not wrap to a2.
+/// assert_eq!(neighbours(1), (1 << 1) | (1 << 8) | (1 << 9));
+/// assert_eq!(neighbours(1 << 7) & (1 << 8), 0);
+/// ```
+#[inline(always)]
+pub const fn neighbours(b: u64) -> u64 {
+    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
+    let bh = b | h;
+    h | (bh << 8) | (bh >> 8)
+}
+
 impl Bitboard {
+    /// The squares adjacent to this set (see [`neighbours`]).
+    #[inline]
+    pub const fn neighbours(self) -> Bitboard {
+        Bitboard(neighbours(self.0))
+    }
+
     /// The empty set.
     pub const EMPTY: Bitboard = Bitboard(0);
     /// All 64 squares.

@@ -13,7 +13,7 @@
 //!   has one; the game is over when neither side can move;
 //! - 4x4 and 6x6 boards live in the top-left corner of the 8x8 bitboard, masked;
 //! - the fast move generator (AVX2 + BMI) is chosen at run time and checked against the
-//!   portable one and against the naive [`reference`] on random positions.
+//!   portable one and against the naive [`reference`](mod@reference) on random positions.
 //!
 //! ```
 //! use othello_rules::{perft::perft, Move, Position};
@@ -38,7 +38,7 @@ mod square;
 mod symmetry;
 pub mod text;
 
-pub use bitboard::{Bitboard, Squares};
+pub use bitboard::{Bitboard, Squares, neighbours};
 pub use ggf::{GgfGame, GgfMove, ParseGgfError};
 pub use position::{IllegalMoveError, Position, PositionError, final_score};
 pub use size::{BoardSize, ParseBoardSizeError};

@@ -165,7 +165,7 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
         report(&Iteration {
             depth,
             score: out.score,
-            nodes: worker.stats.nodes,
+            nodes: worker.stats.nodes + clock.helper_nodes(),
             time: clock.elapsed(),
             pv: out.pv.clone(),
             exact,

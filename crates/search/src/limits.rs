@@ -2,7 +2,7 @@
 
 use crate::Limits;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The shared clock and stop flags of one search (all threads read it).
@@ -13,6 +13,9 @@ pub(crate) struct Clock {
     external: Option<Arc<AtomicBool>>,
     /// Set when the main thread is done, so the helpers stop.
     internal: AtomicBool,
+    /// Nodes the helper threads have searched so far, flushed every 1024 nodes (for the
+    /// all-thread count of [`Iteration::nodes`](crate::Iteration::nodes)).
+    helper_nodes: AtomicU64,
 }
 
 impl Clock {
@@ -27,6 +30,7 @@ impl Clock {
             hard: time.map(|t| start + t.hard),
             external: limits.stop.clone(),
             internal: AtomicBool::new(false),
+            helper_nodes: AtomicU64::new(0),
         }
     }
 
@@ -40,6 +44,16 @@ impl Clock {
     /// Whether no new iteration may start.
     pub(crate) fn soft_expired(&self) -> bool {
         self.soft.is_some_and(|s| Instant::now() >= s) || self.must_stop()
+    }
+
+    /// Adds nodes searched by a helper thread.
+    pub(crate) fn add_helper_nodes(&self, nodes: u64) {
+        self.helper_nodes.fetch_add(nodes, Ordering::Relaxed);
+    }
+
+    /// Nodes flushed by the helper threads so far.
+    pub(crate) fn helper_nodes(&self) -> u64 {
+        self.helper_nodes.load(Ordering::Relaxed)
     }
 
     /// Tells the helper threads to stop.

@@ -11,7 +11,11 @@ pub struct Iteration {
     pub depth: u32,
     /// The root score in centi-discs from the side to move.
     pub score: i32,
-    /// Nodes searched so far by the main thread (all iterations).
+    /// Nodes searched so far in this search (all iterations), all threads together: the main
+    /// thread's exact count plus the helpers' counts flushed every 1024 nodes (so with Lazy
+    /// SMP it may lag the truth by up to 1023 nodes a helper). Single-threaded it is exact, and
+    /// the last iteration's count equals [`SearchResult::nodes`] when the search ended on a
+    /// completed iteration. See `docs/conventions.md`, "Node counts".
     pub nodes: u64,
     /// Time since the search started.
     pub time: Duration,
@@ -32,7 +36,8 @@ pub struct SearchResult {
     pub score_black: i32,
     /// The last completed iteration's depth (0 when the game was already over).
     pub depth: u32,
-    /// Nodes searched by all threads.
+    /// Nodes searched by all threads, exact (see `docs/conventions.md`, "Node counts"); the
+    /// same count as [`SearchStats::nodes`](crate::SearchStats::nodes).
     pub nodes: u64,
     /// Wall-clock time.
     pub time: Duration,

@@ -42,6 +42,7 @@ pub(crate) fn with_helpers<E: Evaluator, R>(
                     let mut worker: Worker<'_, E, TranspositionTable> =
                         Worker::new(eval, Some(table), clock, config, pos, heuristics, node_budget);
                     worker.abortable = true;
+                    worker.helper = true;
                     let first = 1 + (k as u32 + 1) % 2;
                     deepen(&mut worker, pos, first.min(max_depth), max_depth, config, clock, |_| {});
                     *slot = worker.heuristics;

@@ -35,6 +35,8 @@ pub(crate) struct Worker<'a, E: Evaluator, T: Table> {
     pub(crate) aborted: bool,
     /// Off during the first iteration, which always completes.
     pub(crate) abortable: bool,
+    /// A Lazy SMP helper: flushes its node count to the clock every `POLL_MASK + 1` nodes.
+    pub(crate) helper: bool,
     pub(crate) node_budget: u64,
     pub(crate) heuristics: Heuristics,
     pub(crate) pv: PvTable,
@@ -72,6 +74,7 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
             stats: SearchStats::default(),
             aborted: false,
             abortable: false,
+            helper: false,
             node_budget,
             heuristics,
             pv: PvTable::new(),
@@ -82,6 +85,9 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
     #[inline]
     pub(crate) fn enter(&mut self) -> bool {
         self.stats.nodes += 1;
+        if self.helper && self.stats.nodes & POLL_MASK == 0 {
+            self.clock.add_helper_nodes(POLL_MASK + 1);
+        }
         if self.abortable
             && !self.aborted
             && (self.stats.nodes >= self.node_budget || (self.stats.nodes & POLL_MASK == 0 && self.clock.must_stop()))

@@ -649,3 +649,52 @@ fn one_table_serves_every_board_size_and_any_table_type() {
         );
     }
 }
+
+#[test]
+fn node_counts_are_reproducible_and_consistent() {
+    // Single-threaded: the same search gives the same count on a fresh searcher, after
+    // `new_game`, and twice in a row from fresh; the last iteration's count is the result's.
+    let positions = random_positions(BoardSize::Eight, 6, 10..30, 91);
+    for pos in &positions {
+        for limits in [Limits::depth(6), Limits::nodes(5_000)] {
+            let run = |s: &mut Searcher<Mobility>| {
+                let mut last = 0;
+                let r = s.search(pos, &limits, |it| last = it.nodes);
+                (r, last)
+            };
+            let mut a = Searcher::new(Mobility, SearchConfig::default());
+            let (first, last) = run(&mut a);
+            assert!(first.nodes > 0);
+            assert_eq!(first.nodes, first.stats.nodes);
+            if limits.nodes.is_none() {
+                assert_eq!(last, first.nodes, "{pos}: the last iteration counts every node");
+            }
+            a.new_game();
+            assert_eq!(run(&mut a).0.nodes, first.nodes, "{pos}: after new_game");
+            let mut b = Searcher::new(Mobility, SearchConfig::default());
+            assert_eq!(run(&mut b).0.nodes, first.nodes, "{pos}: a fresh searcher");
+        }
+    }
+    // With helpers, iteration counts include them (flushed) and never exceed the total.
+    let mut two = Searcher::new(Mobility, SearchConfig::default().with_threads(2));
+    let mut counts = Vec::new();
+    let r = two.search(&positions[0], &Limits::depth(8), |it| counts.push(it.nodes));
+    assert!(counts.windows(2).all(|w| w[0] <= w[1]));
+    assert!(*counts.last().unwrap() <= r.nodes);
+    // The solver path counts its nodes, in the multi-PV listing too.
+    let end = random_positions(BoardSize::Eight, 8, 48..52, 92);
+    let solved: Vec<&Position> = end
+        .iter()
+        .filter(|p| !p.is_game_over() && p.empty_count() <= 14)
+        .collect();
+    assert!(!solved.is_empty());
+    for pos in solved {
+        let mut m = Searcher::new(Mobility, SearchConfig::default().with_multi_pv(true));
+        let mut reported = 0;
+        let r = m.search(pos, &Limits::none(), |it| reported = it.nodes);
+        assert!(r.exact && r.nodes > 0, "{pos}");
+        assert_eq!((reported, r.stats.nodes), (r.nodes, r.nodes));
+        let mut again = Searcher::new(Mobility, SearchConfig::default().with_multi_pv(true));
+        assert_eq!(again.search(pos, &Limits::none(), |_| {}).nodes, r.nodes);
+    }
+}

@@ -67,7 +67,7 @@ fn bench<M: Measurement>(c: &mut Criterion<M>, group: &str) {
     let ps = positions();
     let mut sums: Vec<i64> = Feature::ALL
         .iter()
-        .map(|f| ps.iter().map(|p| f.value(p) as i64).sum())
+        .map(|f| ps.iter().map(|p| f.raw(p) as i64).sum())
         .collect();
     let default = WeightedEval::default();
     let all = all_features();
@@ -78,7 +78,7 @@ fn bench<M: Measurement>(c: &mut Criterion<M>, group: &str) {
             .map(|p| {
                 e.terms()
                     .iter()
-                    .map(|&(f, w)| (w.at(p.size(), p.empty_count()) * f.value(p)) as i64)
+                    .map(|&(f, w)| (w.at(p.size(), p.empty_count()) * f.raw(p)) as i64)
                     .sum::<i64>()
             })
             .sum();

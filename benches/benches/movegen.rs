@@ -88,6 +88,39 @@ fn bench(c: &mut Criterion) {
             assert_eq!(s, flips_sum);
         })
     });
+    // Each back end the CPU supports, called directly (the dispatching calls above use the one
+    // chosen at run time; OTHELLO_BACKEND picks it).
+    for b in movegen::Backend::ALL.into_iter().filter(|b| b.supported()) {
+        g.bench_function(format!("legal_moves/{} x1000", b.name()), |bch| {
+            bch.iter(|| {
+                let s: u64 = raw
+                    .iter()
+                    .map(|&(p, o)| {
+                        movegen::variants::legal_moves_with(b, black_box(p), o)
+                            .unwrap_or(0)
+                            .count_ones() as u64
+                    })
+                    .sum();
+                assert_eq!(s, moves_sum);
+            })
+        });
+        g.bench_function(format!("flips/{} all moves of 1000", b.name()), |bch| {
+            bch.iter(|| {
+                let mut s = 0u64;
+                for &(p, o) in &raw {
+                    let mut m = movegen::portable::legal_moves(p, o);
+                    while m != 0 {
+                        let sq = m.trailing_zeros();
+                        m &= m - 1;
+                        s += movegen::variants::flips_with(b, black_box(p), o, sq)
+                            .unwrap_or(0)
+                            .count_ones() as u64;
+                    }
+                }
+                assert_eq!(s, flips_sum);
+            })
+        });
+    }
     g.bench_function("play/checked all moves of 1000", |b| {
         b.iter(|| {
             let mut discs = 0u32;
@@ -111,6 +144,11 @@ fn bench(c: &mut Criterion) {
     g.bench_function("start depth 9 portable", |b| {
         b.iter(|| assert_eq!(perft::perft_portable(black_box(&start), 9), 3_005_288))
     });
+    for backend in movegen::Backend::ALL.into_iter().filter(|b| b.supported()) {
+        g.bench_function(format!("start depth 9 {}", backend.name()), |b| {
+            b.iter(|| assert_eq!(perft::perft_with(backend, black_box(&start), 9), Some(3_005_288)))
+        });
+    }
     g.finish();
 }
 

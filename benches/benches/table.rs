@@ -2,8 +2,11 @@
 //! locks; labelled `locked`) against the same table without locks, and with two threads contending.
 //! Run: `cargo bench -p othello-benches --bench table`.
 use criterion::{BenchmarkId, Criterion, criterion_main};
-use othello_rules::{Move, Position};
-use othello_table::{Bound, LocalTable, TranspositionTable};
+use othello_rules::{BoardSize, Position};
+use othello_table::{Bound, LocalTable, Table, TranspositionTable};
+
+/// The board size of the keys.
+const E: BoardSize = BoardSize::Eight;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
@@ -42,31 +45,9 @@ fn score_of(p: u64, o: u64) -> i16 {
     (p.wrapping_mul(31) ^ o) as i16
 }
 
-/// The operations both tables offer, so one bench body measures both.
-trait Table {
-    fn probe(&self, p: u64, o: u64) -> Option<othello_table::Entry>;
-    fn store(&self, p: u64, o: u64, d: u8, s: i16, b: Bound, m: Option<Move>);
-}
-impl Table for TranspositionTable {
-    fn probe(&self, p: u64, o: u64) -> Option<othello_table::Entry> {
-        TranspositionTable::probe(self, p, o)
-    }
-    fn store(&self, p: u64, o: u64, d: u8, s: i16, b: Bound, m: Option<Move>) {
-        TranspositionTable::store(self, p, o, d, s, b, m)
-    }
-}
-impl Table for LocalTable {
-    fn probe(&self, p: u64, o: u64) -> Option<othello_table::Entry> {
-        LocalTable::probe(self, p, o)
-    }
-    fn store(&self, p: u64, o: u64, d: u8, s: i16, b: Bound, m: Option<Move>) {
-        LocalTable::store(self, p, o, d, s, b, m)
-    }
-}
-
 fn store_all(t: &impl Table, ks: &[(u64, u64)]) {
     for &(p, o) in ks {
-        t.store(black_box(p), o, 7, score_of(p, o), Bound::Exact, None);
+        t.store(E, black_box(p), o, 7, score_of(p, o), Bound::Exact, None);
     }
 }
 
@@ -74,7 +55,7 @@ fn store_all(t: &impl Table, ks: &[(u64, u64)]) {
 fn probe_all(t: &impl Table, ks: &[(u64, u64)]) -> usize {
     let mut hits = 0;
     for &(p, o) in ks {
-        if let Some(e) = t.probe(black_box(p), o) {
+        if let Some(e) = t.probe(E, black_box(p), o) {
             assert_eq!(e.score, score_of(p, o));
             hits += 1;
         }
@@ -118,9 +99,9 @@ fn mixed(t: &TranspositionTable, ks: &[(u64, u64)], threads: usize, iters: u64) 
                 for _ in 0..iters {
                     for _ in 0..N / 2 {
                         let (p, o) = ks[rng.random_range(0..ks.len())];
-                        t.store(p, o, 5, score_of(p, o), Bound::Lower, None);
+                        t.store(E, p, o, 5, score_of(p, o), Bound::Lower, None);
                         let (p, o) = ks[rng.random_range(0..ks.len())];
-                        if let Some(e) = t.probe(black_box(p), o) {
+                        if let Some(e) = t.probe(E, black_box(p), o) {
                             assert_eq!(e.score, score_of(p, o));
                         }
                     }

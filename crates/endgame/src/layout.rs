@@ -6,6 +6,8 @@ use othello_rules::BoardSize;
 
 /// Everything size-dependent, computed at compile time for each of the three sizes.
 pub(crate) struct Layout {
+    /// The board size (part of every table key).
+    pub size: BoardSize,
     /// The squares of the board.
     pub mask: u64,
     /// The number of squares (16, 36, 64): the total of a final score.
@@ -136,6 +138,7 @@ impl Layout {
             r += 1;
         }
         Layout {
+            size,
             mask,
             squares: (side * side) as i32,
             corners: size.corners().0,

@@ -29,8 +29,9 @@
 //! moves are those of a single-threaded solve. [`Solver::score_moves`] instead shares the moves
 //! among the threads.
 //!
-//! The recursion is compiled twice, portable and (on x86-64 with AVX2) with the target features
-//! enabled; `OTHELLO_PORTABLE=1` forces the portable one. The FFO suite is in [`ffo`].
+//! The recursion is compiled once per move-generation back end of the rules crate (portable,
+//! AVX2, BMI2, AVX-512); `OTHELLO_BACKEND=portable|avx2|bmi2|avx512` forces one
+//! (`OTHELLO_PORTABLE=1` the portable one). The FFO suite is in [`ffo`].
 //!
 //! ```
 //! use othello_endgame::{SolveMode, Solver, SolverConfig};

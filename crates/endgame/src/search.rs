@@ -13,16 +13,18 @@
 //! - `e <= 4`: `solve4`..`solve2` try the empty squares directly (no move generation), in
 //!   parity order, and `last1` scores the last square from a flip count alone.
 //!
-//! The recursion is written once in a macro and compiled twice: portable, and on x86-64 with
-//! AVX2/BMI1/LZCNT/POPCNT enabled so the fast move generator and `popcnt` inline into it.
+//! The recursion is written once in a macro and compiled once per move-generation back end
+//! ([`Backend`]): portable, and on x86-64 with each back end's target features enabled so its
+//! move generator, flips and `popcnt` inline into it. The rules crate's CPU check
+//! ([`Backend::supported`], [`movegen::backend`]) picks the instantiation.
 
 use crate::cache::{CACHE_MAX, Cache};
 use crate::last::count_last_flip;
 use crate::layout::Layout;
 use crate::stability::stable_discs;
 use othello_rules::Move;
-use othello_rules::movegen;
-use othello_table::{Bound, TranspositionTable};
+use othello_rules::movegen::{self, Backend};
+use othello_table::{BoardTable, Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A value beyond every score (scores lie in `-64..=64`).
@@ -111,7 +113,8 @@ impl Default for Techniques {
 /// One thread's search state.
 pub(crate) struct Ctx<'a> {
     pub layout: &'static Layout,
-    pub tt: &'a TranspositionTable,
+    /// The solver's table, seen for the board size of the solve.
+    pub tt: BoardTable<'a, TranspositionTable>,
     pub tech: Techniques,
     pub nodes: u64,
     /// The caller's stop request.
@@ -193,9 +196,21 @@ struct Scored {
     score: i32,
 }
 
+/// `NEIGHBOUR[sq]`: the squares next to `sq`. A move flips nothing without an opponent disc
+/// there, so the last few empty squares skip the flip computation then (as Edax does).
+static NEIGHBOUR: [u64; 64] = {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = neighbours(1 << sq);
+        sq += 1;
+    }
+    t
+};
+
 /// Squares next to `discs` (eight directions), for potential mobility.
 #[inline(always)]
-fn neighbours(discs: u64) -> u64 {
+const fn neighbours(discs: u64) -> u64 {
     const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
     const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let h = ((discs << 1) & NOT_A) | ((discs >> 1) & NOT_H);
@@ -432,9 +447,32 @@ macro_rules! search_impl {
                 best
             }
 
-            /// The layer near the leaves: no table, parity then static order.
+            /// The layer near the leaves: no table, parity then static order. Builds the list
+            /// of empty squares in static order once; [`shallow_list`] passes it down.
             $(#[$attr])*
-            fn shallow(c: &mut Ctx<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32) -> i32 {
+            fn shallow(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
+                let lay = c.layout;
+                let e = lay.mask & !(p | o);
+                debug_assert_eq!(e.count_ones(), empties);
+                // Byte k of `list`: the k-th empty square in static order (class, then index).
+                let mut list = 0u64;
+                let mut n = 0;
+                for &class in lay.classes() {
+                    let mut m = e & class;
+                    while m != 0 {
+                        list |= (m.trailing_zeros() as u64) << (8 * n);
+                        m &= m - 1;
+                        n += 1;
+                    }
+                }
+                shallow_list(c, p, o, alpha, beta, empties, list)
+            }
+
+            /// [`shallow`] with the empty squares in static order, one per byte of `list`
+            /// (`empties` of them, at most 8): moves in odd quadrants first, then the others,
+            /// each group in the list's order.
+            $(#[$attr])*
+            fn shallow_list(c: &mut Ctx<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32, list: u64) -> i32 {
                 let lay = c.layout;
                 if empties <= 4 && c.tech.last_four {
                     return match empties {
@@ -470,7 +508,7 @@ macro_rules! search_impl {
                     if $moves(o, p) & lay.mask == 0 {
                         return final_score(p, o, lay.squares);
                     }
-                    return -shallow(c, o, p, -beta, -alpha, empties);
+                    return -shallow_list(c, o, p, -beta, -alpha, empties, list);
                 }
                 let odd = if c.tech.parity { lay.odd_quadrants(lay.mask & !(p | o)) } else { u64::MAX };
                 let mut best = -INF;
@@ -478,21 +516,23 @@ macro_rules! search_impl {
                     if part == 0 {
                         continue;
                     }
-                    for &class in lay.classes() {
-                        let mut m = part & class;
-                        while m != 0 {
-                            let sq = m.trailing_zeros();
-                            m &= m - 1;
-                            let f = $flips(p, o, sq);
-                            let v = -shallow(c, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, empties - 1);
-                            if v > best {
-                                best = v;
-                                if v >= beta {
-                                    return v;
-                                }
-                                if v > alpha {
-                                    alpha = v;
-                                }
+                    for i in 0..empties {
+                        let sq = (list >> (8 * i)) as u32 & 63;
+                        if part >> sq & 1 == 0 {
+                            continue;
+                        }
+                        let f = $flips(p, o, sq);
+                        // The list without byte i.
+                        let low = (1u64 << (8 * i)) - 1;
+                        let rest = (list & low) | ((list >> 8) & !low);
+                        let v = -shallow_list(c, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, empties - 1, rest);
+                        if v > best {
+                            best = v;
+                            if v >= beta {
+                                return v;
+                            }
+                            if v > alpha {
+                                alpha = v;
                             }
                         }
                     }
@@ -521,7 +561,8 @@ macro_rules! search_impl {
                 let mut best = -INF;
                 for i in 0..4 {
                     let sq = x[i];
-                    let f = $flips(p, o, sq);
+                    // No opponent disc next to the square: nothing to flip.
+                    let f = if NEIGHBOUR[sq as usize] & o != 0 { $flips(p, o, sq) } else { 0 };
                     if f != 0 {
                         let rest = match i {
                             0 => [x[1], x[2], x[3]],
@@ -557,7 +598,7 @@ macro_rules! search_impl {
                 let mut best = -INF;
                 for i in 0..3 {
                     let sq = x[i];
-                    let f = $flips(p, o, sq);
+                    let f = if NEIGHBOUR[sq as usize] & o != 0 { $flips(p, o, sq) } else { 0 };
                     if f != 0 {
                         let (a, b) = match i {
                             0 => (x[1], x[2]),
@@ -592,7 +633,7 @@ macro_rules! search_impl {
                 c.nodes += 1;
                 let (mask, squares) = (c.layout.mask, c.layout.squares);
                 let mut best = -INF;
-                let f = $flips(p, o, x1);
+                let f = if NEIGHBOUR[x1 as usize] & o != 0 { $flips(p, o, x1) } else { 0 };
                 if f != 0 {
                     c.nodes += 1;
                     best = -last1(o ^ f, x2, mask, squares);
@@ -600,7 +641,7 @@ macro_rules! search_impl {
                         return best;
                     }
                 }
-                let f = $flips(p, o, x2);
+                let f = if NEIGHBOUR[x2 as usize] & o != 0 { $flips(p, o, x2) } else { 0 };
                 if f != 0 {
                     c.nodes += 1;
                     let v = -last1(o ^ f, x1, mask, squares);
@@ -651,23 +692,44 @@ search_impl!(
     movegen::x86::flips_bmi
 );
 
-/// Whether the x86 instantiation may run: the CPU has the features and `OTHELLO_PORTABLE` is not
-/// set (the rules crate decides both once).
-#[inline]
-pub(crate) fn fast_path() -> bool {
-    cfg!(target_arch = "x86_64") && movegen::backend() == movegen::Backend::Avx2
-}
+#[cfg(target_arch = "x86_64")]
+search_impl!(
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    bmi2,
+    movegen::x86::legal_moves_avx2,
+    movegen::x86::flips_pext
+);
 
-/// [`portable::ab`] or its x86 twin, whichever the CPU allows.
+#[cfg(target_arch = "x86_64")]
+search_impl!(
+    #[target_feature(enable = "avx512f,avx512vl,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt")]
+    avx512,
+    movegen::x86::legal_moves_avx512,
+    movegen::x86::flips_avx512
+);
+
+/// The instantiation of the back end the rules crate chose (its CPU check, decided once).
 #[inline]
 pub(crate) fn search(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+    search_with(movegen::backend(), c, p, o, alpha, beta)
+}
+
+/// The instantiation of `backend`, which must be supported by the CPU.
+#[inline]
+pub(crate) fn search_with(backend: Backend, c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+    assert!(backend.supported(), "back end {backend:?} not supported by this CPU");
     let empties = (c.layout.mask & !(p | o)).count_ones();
     #[cfg(target_arch = "x86_64")]
-    if fast_path() {
-        #[allow(unsafe_code)]
-        // SAFETY: `fast_path()` is true only when the CPU supports AVX2, BMI1, LZCNT and POPCNT
-        // (checked once by `movegen::backend` through `movegen::x86::available`).
-        return unsafe { fast::ab(c, p, o, alpha, beta, empties) };
+    #[allow(unsafe_code)]
+    // SAFETY: `backend.supported()` (the rules crate's CPU check) confirmed the target features
+    // of the instantiation called: each is compiled with exactly its back end's features.
+    unsafe {
+        match backend {
+            Backend::Avx2 => return fast::ab(c, p, o, alpha, beta, empties),
+            Backend::Bmi2 => return bmi2::ab(c, p, o, alpha, beta, empties),
+            Backend::Avx512 => return avx512::ab(c, p, o, alpha, beta, empties),
+            Backend::Portable => {}
+        }
     }
     portable::ab(c, p, o, alpha, beta, empties)
 }
@@ -683,6 +745,7 @@ pub(crate) fn search_portable(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta:
 mod tests {
     use super::*;
     use othello_rules::{BoardSize, Position};
+    use othello_table::Table;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
 
@@ -732,7 +795,7 @@ mod tests {
             let beta = alpha + rng.random_range(1..30);
             let mut ctx = Ctx {
                 layout: Layout::of(size),
-                tt: &tt,
+                tt: tt.for_size(size),
                 tech: Techniques::default(),
                 nodes: 0,
                 stop: &never,
@@ -744,12 +807,14 @@ mod tests {
             tt.clear();
             let a = search_portable(&mut ctx, p, o, alpha, beta);
             let nodes = ctx.nodes;
-            ctx.nodes = 0;
-            ctx.cache = Cache::new();
-            tt.clear();
-            let b = search(&mut ctx, p, o, alpha, beta);
-            // Same code, same order: the same value and the same tree.
-            assert_eq!((a, nodes), (b, ctx.nodes), "{pos} ({alpha}, {beta})");
+            for backend in Backend::ALL.into_iter().filter(|b| b.supported()) {
+                ctx.nodes = 0;
+                ctx.cache = Cache::new();
+                tt.clear();
+                let b = search_with(backend, &mut ctx, p, o, alpha, beta);
+                // Same code, same order: the same value and the same tree.
+                assert_eq!((a, nodes), (b, ctx.nodes), "{pos} ({alpha}, {beta}) {backend:?}");
+            }
         }
     }
 }

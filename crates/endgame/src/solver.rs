@@ -4,8 +4,8 @@ use crate::cache::Cache;
 use crate::layout::Layout;
 use crate::search::{self, Ctx, Techniques};
 use othello_engine::Limits;
-use othello_rules::{BoardSize, Move, Position, Square, movegen};
-use othello_table::{TableStats, TranspositionTable};
+use othello_rules::{Move, Position, Square, movegen};
+use othello_table::{Table, TableStats, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -133,13 +133,17 @@ pub struct Solution {
 /// An exact endgame solver owning its transposition table.
 ///
 /// Reuse one solver across related solves: the table keeps every result (they are all exact
-/// facts about positions), so a second solve of a position or of its successors is fast. The
-/// table is cleared automatically when the board size changes and by [`Solver::new_game`].
+/// facts about positions, keyed by board size and discs), so a second solve of a position or
+/// of its successors is fast, and positions of several board sizes share the table safely.
+/// Reuse changes node counts (not results): see `docs/conventions.md`; [`Solver::new_game`]
+/// empties the table, after which a solve counts what a fresh solver counts.
+///
+/// The table is private: every entry in it is a full-depth result the solver itself stored,
+/// which is what lets the search trust any hit. No public method writes into it from outside.
 pub struct Solver {
     tt: TranspositionTable,
     threads: usize,
     tech: Techniques,
-    size: Option<BoardSize>,
     /// Nodes of the last call that searched (see [`Solver::last_nodes`]).
     last_nodes: u64,
 }
@@ -182,7 +186,6 @@ impl Solver {
             tt: TranspositionTable::new(config.tt_mib),
             threads: config.threads.max(1),
             tech: techniques,
-            size: None,
             last_nodes: 0,
         }
     }
@@ -210,19 +213,16 @@ impl Solver {
         self.tt.mib()
     }
 
-    /// Clears the table when the board size changes and opens a new table generation.
-    fn prepare(&mut self, size: BoardSize) {
-        if self.size != Some(size) {
-            self.tt.clear();
-            self.size = Some(size);
-        }
+    /// Opens a new table generation. Nothing is cleared when the board size changes: the
+    /// size is part of every entry's key, so the sizes never see each other's entries.
+    fn prepare(&mut self) {
         self.tt.new_search();
     }
 
     fn ctx<'a>(&'a self, layout: &'static Layout, stop: &'a AtomicBool, halt: &'a AtomicBool) -> Ctx<'a> {
         Ctx {
             layout,
-            tt: &self.tt,
+            tt: self.tt.for_size(layout.size),
             tech: self.tech,
             nodes: 0,
             stop,
@@ -276,7 +276,7 @@ impl Solver {
     /// arrived before the score was known. The table only ever holds finished results, so a
     /// later solve still benefits from the work done.
     pub fn solve_with_stop(&mut self, pos: &Position, mode: SolveMode, stop: &AtomicBool) -> Option<Solution> {
-        self.prepare(pos.size());
+        self.prepare();
         // Timed after the table is prepared (a first solve clears it): search time only.
         let start = Instant::now();
         self.last_nodes = 0;
@@ -321,7 +321,7 @@ impl Solver {
     /// first, equal scores by square index (the OBF order). A position where the side to move
     /// must pass gives `[(Move::Pass, score)]`; a finished game gives `[]`.
     pub fn score_moves(&mut self, pos: &Position, mode: SolveMode) -> Vec<(Move, i32)> {
-        self.prepare(pos.size());
+        self.prepare();
         let layout = Layout::of(pos.size());
         let (lo, hi) = window(mode, layout.squares);
         let moves = pos.moves();
@@ -368,7 +368,7 @@ impl Solver {
     /// If `alpha >= beta`.
     pub fn solve_window(&mut self, pos: &Position, alpha: i32, beta: i32) -> i32 {
         assert!(alpha < beta, "solve_window needs alpha < beta (got {alpha}, {beta})");
-        self.prepare(pos.size());
+        self.prepare();
         let never = AtomicBool::new(false);
         let mut ctx = self.ctx(Layout::of(pos.size()), &never, &never);
         let v = search::search(&mut ctx, pos.player().0, pos.opponent().0, alpha, beta);
@@ -378,7 +378,7 @@ impl Solver {
 
     /// The root moves, table move first, then fastest-first (ties by square index).
     fn root_order(&self, layout: &Layout, p: u64, o: u64) -> Vec<u32> {
-        let tt_sq = match self.tt.probe(p, o).and_then(|e| e.best_move) {
+        let tt_sq = match self.tt.probe(layout.size, p, o).and_then(|e| e.best_move) {
             Some(Move::Place(sq)) => sq.index() as u32,
             _ => 64,
         };

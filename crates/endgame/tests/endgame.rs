@@ -355,3 +355,42 @@ fn solve_within_limits_stops_or_answers_as_solve_does() {
         .unwrap();
     assert_eq!(got.score, -10);
 }
+
+#[test]
+fn no_use_of_the_public_api_changes_the_solvers_results() {
+    // The solver's table is private: whatever a caller does in between (window searches with
+    // any window, win/loss/draw solves, move listings, stopped solves, other board sizes,
+    // several threads), every exact solve equals a fresh solver's.
+    use othello_engine::Limits;
+    use std::sync::Arc;
+    let mut rng = SmallRng::seed_from_u64(77);
+    let mut busy = Solver::new(SolverConfig::default().with_tt_mib(4).with_threads(2));
+    for i in 0..60 {
+        let size = [BoardSize::Eight, BoardSize::Six, BoardSize::Four][i % 3];
+        let mut pos = Position::start_of(size);
+        let target = rng.random_range(4..=12).min(size.squares() - 4);
+        while pos.empty_count() > target && !pos.is_game_over() {
+            let moves = pos.moves();
+            pos = pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
+        }
+        // Meddle through every public entry point.
+        let a = rng.random_range(-20..20);
+        busy.solve_window(&pos, a, a + rng.random_range(1..10));
+        busy.solve(&pos, SolveMode::WinLossDraw);
+        busy.score_moves(&pos, SolveMode::WinLossDraw);
+        let stopped = Limits::none().with_stop(Arc::new(AtomicBool::new(true)));
+        assert_eq!(busy.solve_within(&pos, SolveMode::Exact, &stopped), None);
+        if let Some(&m) = pos.moves().first() {
+            let child = pos.play_unchecked(m);
+            busy.solve_window(&child, -1, 0);
+        }
+        let want = Solver::new(SolverConfig::default().with_tt_mib(4)).solve(&pos, SolveMode::Exact);
+        let got = busy.solve(&pos, SolveMode::Exact);
+        assert_eq!((got.score, got.best_move), (want.score, want.best_move), "{pos}");
+        let listed = busy.score_moves(&pos, SolveMode::Exact);
+        if !pos.is_game_over() {
+            assert_eq!(listed[0].1, want.score, "{pos}");
+        }
+        let _ = busy.table_stats();
+    }
+}

@@ -6,8 +6,12 @@
 //! evaluator is compiled into them (no dynamic dispatch in the hot path).
 //!
 //! Design:
-//! - **Features** are small types that each implement [`Evaluator`] on their own, in their
-//!   natural unit (one disc, one move, one square, one corner...): [`Discs`], [`Mobility`],
+//! - **Units.** Every type that implements [`Evaluator`] returns centi-discs, without
+//!   exception. A feature's raw value in its natural unit (one disc, one move, one square, one
+//!   corner...) is a different function: `raw` on each feature type, [`Feature::raw`], and the
+//!   free functions on bitboards ([`mobility`], [`corners`], ...). A feature used alone as an
+//!   evaluator scores [`CENTI_DISCS_PER_UNIT`] (100) centi-discs per unit: one unit = one disc.
+//! - **Features** are small types that each implement [`Evaluator`] on their own: [`Discs`], [`Mobility`],
 //!   [`PotentialMobility`], [`Corners`], [`XcSquares`], [`Stability`] (with the sound
 //!   bitboard rule [`stable_discs`], also usable by solvers) and [`Parity`]. All work on 4x4,
 //!   6x6 and 8x8 boards. All but parity are properties of the discs only: the same discs with
@@ -20,18 +24,22 @@
 //!   compiled for x86-64-v3, 27 ns for the baseline x86-64 target, which has no popcount
 //!   instruction; see `docs/BENCHMARKS.md`).
 //! - **Text**: `feature*weight` terms joined by `+`, e.g. `mobility*10+corners*80/40+discs*0/30`
-//!   (a missing weight means 1; `default` names [`WeightedEval::standard`]). It uses neither
+//!   (a missing weight means [`CENTI_DISCS_PER_UNIT`], so a bare `discs` scores 100 per disc as
+//!   the [`Discs`] evaluator does; `default` names [`WeightedEval::standard`]). It uses neither
 //!   `,` nor `=`, so it fits in a `key=value,...` engine spec. [`WeightedEval`] implements
 //!   `FromStr` (typed [`ParseEvalError`] naming the bad token) and `Display` (canonical form,
 //!   round-trips).
 //!
 //! ```
-//! use othello_eval::{Evaluator, Feature, Mobility, WeightedEval};
+//! use othello_eval::{Discs, Evaluator, Feature, Mobility, WeightedEval};
 //! use othello_rules::{Move, Position};
 //!
 //! let pos = Position::start().play("f5".parse::<Move>().unwrap()).unwrap();
 //! // White to move: 3 moves against black's 3 after f5.
-//! assert_eq!(Mobility.evaluate(&pos), 0);
+//! assert_eq!(Mobility.raw(&pos), 0);
+//! // White has 3 discs fewer: -3 discs raw, -300 centi-discs as an evaluator.
+//! assert_eq!((Discs.raw(&pos), Discs.evaluate(&pos)), (-3, -300));
+//! assert_eq!("discs".parse::<WeightedEval>().unwrap().evaluate(&pos), -300);
 //!
 //! let eval: WeightedEval = "mobility*10+corners*80/40+discs*0/30".parse().unwrap();
 //! assert_eq!(eval.weight(Feature::Corners).unwrap().at(pos.size(), 60), 80);
@@ -61,6 +69,10 @@ pub use weight::Weight;
 pub use weighted::WeightedEval;
 
 use othello_rules::Position;
+
+/// Centi-discs per unit of a feature used alone as an [`Evaluator`] (and the weight of a term
+/// written without one in the text form): one unit of any feature is worth one disc.
+pub const CENTI_DISCS_PER_UNIT: i32 = 100;
 
 /// A static evaluation: an estimate of the final disc difference for the side to move, in
 /// centi-discs (1/100 disc), so that it compares directly with exact endgame scores x100.

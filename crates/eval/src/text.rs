@@ -55,7 +55,9 @@ impl FromStr for Weight {
 }
 
 /// Parses the text form: terms joined by `+`, each a feature name with an optional weight after
-/// `*` (a constant or `start/end`; a missing weight means 1), for example
+/// `*` (a constant or `start/end`, in centi-discs per unit; a missing weight means
+/// [`CENTI_DISCS_PER_UNIT`](crate::CENTI_DISCS_PER_UNIT), 100, so that `discs` alone scores as
+/// the [`Discs`](crate::Discs) evaluator does), for example
 /// `mobility*10+corners*80/40+discs*0/30`. Feature names and aliases are those of
 /// [`Feature::from_name`]; the term `default` (or `standard`) stands for all the terms of
 /// [`WeightedEval::standard`], and the whole text `zero` for the empty combination. Spaces
@@ -93,7 +95,7 @@ impl FromStr for WeightedEval {
             }
             let (name, weight) = match term.split_once('*') {
                 Some((n, w)) => (n.trim(), w.parse::<Weight>()?),
-                None => (term, Weight::constant(1)),
+                None => (term, Weight::constant(crate::CENTI_DISCS_PER_UNIT)),
             };
             let feature = Feature::from_name(name).ok_or_else(|| ParseEvalError::UnknownFeature(name.to_string()))?;
             add(&mut eval, feature, weight, name)?;
@@ -103,7 +105,7 @@ impl FromStr for WeightedEval {
 }
 
 /// The canonical text form, which parses back to an equal combination: the terms in order,
-/// canonical feature names, `*weight` omitted when the weight is the constant 1; `zero` for
+/// canonical feature names, `*weight` omitted when the weight is the constant 100; `zero` for
 /// the empty combination.
 impl fmt::Display for WeightedEval {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -114,7 +116,7 @@ impl fmt::Display for WeightedEval {
             if i > 0 {
                 f.write_str("+")?;
             }
-            if *weight == Weight::constant(1) {
+            if *weight == Weight::constant(crate::CENTI_DISCS_PER_UNIT) {
                 write!(f, "{feature}")?;
             } else {
                 write!(f, "{feature}*{weight}")?;

@@ -249,8 +249,8 @@ fn features_match_the_black_minus_white_reference_for_both_sides() {
                     continue;
                 }
                 let want = side.sign() * reference(f, &p);
-                assert_eq!(f.value(&p), want, "{f} on {p}");
-                assert_eq!(f.evaluate(&p), want, "{f} on {p}");
+                assert_eq!(f.raw(&p), want, "{f} on {p}");
+                assert_eq!(f.evaluate(&p), 100 * want, "{f} on {p}");
             }
         }
     }
@@ -262,7 +262,7 @@ fn parity_is_a_property_of_the_side_to_move() {
         for side in [Color::Black, Color::White] {
             let p = pos.with_side_to_move(side);
             // Same discs, either side to move: the same value, not the negated one.
-            assert_eq!(Feature::Parity.value(&p), ref_parity(&p), "{p}");
+            assert_eq!(Feature::Parity.raw(&p), ref_parity(&p), "{p}");
         }
     }
     assert!(Feature::Parity.depends_on_turn());
@@ -270,17 +270,57 @@ fn parity_is_a_property_of_the_side_to_move() {
 }
 
 #[test]
-fn stand_alone_types_agree_with_the_feature_enum() {
-    use othello_eval::{Corners, Discs, Mobility, Parity, PotentialMobility, XcSquares};
-    for pos in random_positions(BoardSize::Eight, 20, 4) {
-        assert_eq!(Discs.evaluate(&pos), Feature::Discs.value(&pos));
-        assert_eq!(Mobility.evaluate(&pos), Feature::Mobility.value(&pos));
-        assert_eq!(PotentialMobility.evaluate(&pos), Feature::Potential.value(&pos));
-        assert_eq!(Corners.evaluate(&pos), Feature::Corners.value(&pos));
-        assert_eq!(XcSquares.evaluate(&pos), Feature::Xc.value(&pos));
-        assert_eq!(Stability.evaluate(&pos), Feature::Stability.value(&pos));
-        assert_eq!(Parity.evaluate(&pos), Feature::Parity.value(&pos));
+fn every_built_in_evaluator_returns_centi_discs() {
+    use othello_eval::{CENTI_DISCS_PER_UNIT, Corners, Discs, Mobility, Parity, PotentialMobility, XcSquares};
+    assert_eq!(CENTI_DISCS_PER_UNIT, 100);
+    let mut checked = 0;
+    for size in [BoardSize::Four, BoardSize::Six, BoardSize::Eight] {
+        for pos in random_positions(size, 40, 4) {
+            // Each feature type: 100 centi-discs per unit of its raw value, and the same as the
+            // enum, as the free function on bitboards, and as a bare term of the text form.
+            let (p, o) = (pos.player().0, pos.opponent().0);
+            let cases: [(&dyn Evaluator, i32, Feature); 7] = [
+                (&Discs, Discs.raw(&pos), Feature::Discs),
+                (&Mobility, othello_eval::mobility(p, o, size), Feature::Mobility),
+                (
+                    &PotentialMobility,
+                    othello_eval::potential_mobility(p, o, size),
+                    Feature::Potential,
+                ),
+                (&Corners, othello_eval::corners(p, o, size), Feature::Corners),
+                (&XcSquares, othello_eval::xc_squares(p, o, size), Feature::Xc),
+                (&Stability, Stability.raw(&pos), Feature::Stability),
+                (&Parity, othello_eval::parity(pos.empty_count()), Feature::Parity),
+            ];
+            for (eval, raw, feature) in cases {
+                assert_eq!(raw, feature.raw(&pos), "{feature} {pos}");
+                assert_eq!(eval.evaluate(&pos), 100 * raw, "{feature} {pos}");
+                assert_eq!(feature.evaluate(&pos), 100 * raw, "{feature} {pos}");
+                let bare: WeightedEval = feature.name().parse().unwrap();
+                assert_eq!(bare.evaluate(&pos), 100 * raw, "{feature} {pos}");
+                checked += usize::from(raw != 0);
+            }
+            assert_eq!(Discs.raw(&pos), pos.disc_difference());
+            // A finished game: the disc evaluator has the sign and, with no empties, the value
+            // of the exact score in centi-discs.
+            if pos.is_game_over() && pos.empty_count() == 0 {
+                assert_eq!(Discs.evaluate(&pos), 100 * pos.final_score());
+            }
+        }
     }
+    assert!(checked > 100, "too few non-zero raw values: {checked}");
+    // The combinations: the text form's weights are centi-discs per unit, the default is tuned
+    // in centi-discs (an estimate of the final score x100, compared with exact scores in
+    // the tuning tool); a reference, a box and an Arc forward unchanged.
+    let pos = Position::start().play("f5".parse().unwrap()).unwrap();
+    assert_eq!("discs*100".parse::<WeightedEval>().unwrap().evaluate(&pos), -300);
+    assert_eq!("discs".parse::<WeightedEval>().unwrap().to_string(), "discs");
+    assert_eq!("discs*1".parse::<WeightedEval>().unwrap().evaluate(&pos), -3);
+    let d = WeightedEval::default();
+    let v = d.evaluate(&pos);
+    assert_eq!(Evaluator::evaluate(&&d, &pos), v);
+    assert_eq!(Box::new(d.clone()).evaluate(&pos), v);
+    assert_eq!(std::sync::Arc::new(d).evaluate(&pos), v);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -294,7 +334,7 @@ fn symmetries_leave_every_feature_unchanged() {
         for s in Symmetry::ALL {
             let t = s.apply_position(pos);
             for f in Feature::ALL {
-                assert_eq!(f.value(&t), f.value(pos), "{f} {s:?} {pos}");
+                assert_eq!(f.raw(&t), f.raw(pos), "{f} {s:?} {pos}");
             }
             assert_eq!(default.evaluate(&t), default.evaluate(pos));
             assert_eq!(all.evaluate(&t), all.evaluate(pos));
@@ -311,7 +351,7 @@ fn disc_difference_has_the_sign_of_the_final_score_at_the_end() {
     for pos in all_sizes() {
         if pos.is_game_over() {
             finished += 1;
-            assert_eq!(Feature::Discs.value(&pos).signum(), pos.final_score().signum(), "{pos}");
+            assert_eq!(Feature::Discs.raw(&pos).signum(), pos.final_score().signum(), "{pos}");
         }
     }
     assert_eq!(finished, 300 + 200 + 150);
@@ -437,7 +477,7 @@ fn weighted_eval_is_the_interpolated_sum_of_its_features() {
             let want: i32 = e
                 .terms()
                 .iter()
-                .map(|&(f, w)| w.at(pos.size(), pos.empty_count()) * f.value(pos))
+                .map(|&(f, w)| w.at(pos.size(), pos.empty_count()) * f.raw(pos))
                 .sum();
             assert_eq!(e.evaluate(pos), want, "{e} on {pos}");
         }
@@ -478,7 +518,7 @@ fn text_round_trips() {
         while !features.is_empty() && (terms.is_empty() || rng.random_range(0..4) > 0) {
             let f = features.swap_remove(rng.random_range(0..features.len()));
             let w = match rng.random_range(0..3) {
-                0 => Weight::constant(1),
+                0 => Weight::constant(othello_eval::CENTI_DISCS_PER_UNIT),
                 1 => Weight::constant(rng.random_range(-Weight::MAX..=Weight::MAX)),
                 _ => Weight::phased(rng.random_range(-1000..1000), rng.random_range(-1000..1000)),
             };

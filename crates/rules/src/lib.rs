@@ -2,7 +2,7 @@
 //!
 //! This crate is the foundation of the toolkit: the vocabulary types ([`Bitboard`], [`Square`],
 //! [`Color`], [`Move`] with an explicit [`Move::Pass`], [`BoardSize`], [`Position`]), legal-move
-//! generation and flips ([`movegen`]), game end and scoring, text formats ([`text`]), hashing
+//! generation and flips ([`movegen`]), game end and scoring, text formats ([`text`], game records in [`ggf`]), hashing
 //! ([`hash`]), the eight symmetries ([`Symmetry`]) and perft ([`perft`]). It has no
 //! dependencies and no allocation on its hot paths.
 //!
@@ -27,6 +27,7 @@
 #![deny(missing_docs)]
 
 mod bitboard;
+pub mod ggf;
 pub mod hash;
 pub mod movegen;
 pub mod perft;
@@ -38,6 +39,7 @@ mod symmetry;
 pub mod text;
 
 pub use bitboard::{Bitboard, Squares};
+pub use ggf::{GgfGame, GgfMove, ParseGgfError};
 pub use position::{IllegalMoveError, Position, PositionError, final_score};
 pub use size::{BoardSize, ParseBoardSizeError};
 pub use square::{Color, Move, ParseMoveError, Square};

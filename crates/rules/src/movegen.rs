@@ -5,41 +5,136 @@
 //! exact for them once the legal-move set is masked with the board (see
 //! [`BoardSize::mask`](crate::BoardSize::mask)); [`Position`](crate::Position) does that.
 //!
-//! Two implementations sit side by side with identical signatures:
+//! Back ends ([`Backend`]) sit side by side with identical signatures:
 //! - [`portable`]: plain `u64` shifts (Kogge-Stone fills) and a bit-scan flip; always compiled.
-//! - [`x86`]: AVX2 move generation (the eight directions as four 64-bit lanes, each shifted both
-//!   ways), chosen at run time when the CPU reports AVX2, BMI1 and LZCNT: 4.0 ns against 10.6 ns
-//!   per position (docs/BENCHMARKS.md); and the same flip compiled with BMI1/LZCNT/POPCNT, for
-//!   hot loops compiled with those features. Both are checked against the naive reference in
-//!   [`crate::reference`] on random positions (see the integration tests). No PEXT/PDEP code:
-//!   it is microcoded and slow on AMD CPUs before Zen 3, and the shift-based code needs none.
+//! - [`Backend::Avx2`]: AVX2 move generation (the eight directions as four 64-bit lanes, each
+//!   shifted both ways) and the bit-scan flip with single-instruction `tzcnt`/`lzcnt`.
+//! - [`Backend::Bmi2`]: the AVX2 move generation and flips by `pext`/`pdep` (four lines of the
+//!   played square gathered into bytes, two small tables). Chosen only where `pext` is fast:
+//!   not on AMD before Zen 3 (family 0x17 and older), where it is microcoded.
+//! - [`Backend::Avx512`]: move generation with the eight directions in one 512-bit register
+//!   (rotations and three-input logic) and the bit-scan flip on four lanes at a time
+//!   (`vplzcntq`); AVX-512 F/VL/CD.
 //!
-//! [`legal_moves`] picks the implementation; [`backend`] says which one runs.
+//! All are checked against the portable code and the naive reference in [`crate::reference`]
+//! on random positions (see the integration tests, which run every back end the CPU supports).
+//! [`legal_moves`] picks the back end once, at the first call ([`backend`] says which):
+//! `OTHELLO_BACKEND=portable|avx2|bmi2|avx512` forces one (an unsupported or unknown name falls
+//! back to the default with a warning on stderr), `OTHELLO_PORTABLE=1` is an alias of
+//! `OTHELLO_BACKEND=portable`; otherwise [`Backend::best`] decides. Hot loops elsewhere (perft,
+//! the endgame solver) compile their own copy per back end with the functions of [`x86`]
+//! inlined, and dispatch once per search.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
-/// Which implementation [`legal_moves`] and [`flips`] use.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+mod avx512;
+mod bmi2;
+
+/// An implementation of [`legal_moves`] and [`flips`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Backend {
     /// Plain `u64` code, compiled for the baseline target.
     Portable,
-    /// AVX2 move generation and BMI1/LZCNT flips (x86-64 only).
+    /// AVX2 move generation and BMI1/LZCNT bit-scan flips (x86-64 only).
     Avx2,
+    /// AVX2 move generation and BMI2 `pext`/`pdep` flips (x86-64 only).
+    Bmi2,
+    /// AVX-512 (F, VL, CD) move generation and flips (x86-64 only).
+    Avx512,
+}
+
+impl Backend {
+    /// Every back end, slowest first.
+    pub const ALL: [Backend; 4] = [Backend::Portable, Backend::Avx2, Backend::Bmi2, Backend::Avx512];
+
+    /// The name accepted by `OTHELLO_BACKEND`: `portable`, `avx2`, `bmi2` or `avx512`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            Backend::Avx2 => "avx2",
+            Backend::Bmi2 => "bmi2",
+            Backend::Avx512 => "avx512",
+        }
+    }
+
+    /// The back end called `name` (as [`Backend::name`] spells it, any case).
+    pub fn from_name(name: &str) -> Option<Backend> {
+        Backend::ALL
+            .into_iter()
+            .find(|b| b.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// Whether this CPU can run the back end (the portable one always can). The one CPU check of
+    /// the workspace: the hot loops of other crates ask it too.
+    pub fn supported(self) -> bool {
+        match self {
+            Backend::Portable => true,
+            Backend::Avx2 => x86::available(),
+            Backend::Bmi2 => x86::available() && x86::has_bmi2(),
+            Backend::Avx512 => x86::available() && x86::has_bmi2() && x86::has_avx512(),
+        }
+    }
+
+    /// The default on this CPU: AVX-512 where present, else BMI2 where `pext` is fast, else
+    /// AVX2, else portable. Decided by measurement (docs/BENCHMARKS.md) and, for `pext`, by CPU
+    /// family rather than by the feature bit.
+    pub fn best() -> Backend {
+        if Backend::Avx512.supported() {
+            Backend::Avx512
+        } else if Backend::Bmi2.supported() && x86::pext_is_fast() {
+            Backend::Bmi2
+        } else if Backend::Avx2.supported() {
+            Backend::Avx2
+        } else {
+            Backend::Portable
+        }
+    }
+
+    fn code(self) -> u8 {
+        match self {
+            Backend::Portable => PORTABLE,
+            Backend::Avx2 => AVX2,
+            Backend::Bmi2 => BMI2,
+            Backend::Avx512 => AVX512,
+        }
+    }
 }
 
 const UNKNOWN: u8 = 0;
 const PORTABLE: u8 = 1;
 const AVX2: u8 = 2;
+const BMI2: u8 = 3;
+const AVX512: u8 = 4;
 static BACKEND: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+/// The back end the environment asks for, if any (`OTHELLO_BACKEND`, or `OTHELLO_PORTABLE=1`).
+/// An unknown or unsupported name gives the default, with a warning.
+fn requested() -> Option<Backend> {
+    if let Some(v) = std::env::var_os("OTHELLO_BACKEND") {
+        let name = v.to_string_lossy();
+        match Backend::from_name(&name) {
+            Some(b) if b.supported() => return Some(b),
+            Some(b) => eprintln!(
+                "warning: OTHELLO_BACKEND={} is not supported by this CPU; using {}",
+                b.name(),
+                Backend::best().name()
+            ),
+            None => eprintln!(
+                "warning: OTHELLO_BACKEND={name} is not one of portable, avx2, bmi2, avx512; using {}",
+                Backend::best().name()
+            ),
+        }
+        return None;
+    }
+    if std::env::var_os("OTHELLO_PORTABLE").is_some_and(|v| v != "0") {
+        return Some(Backend::Portable);
+    }
+    None
+}
 
 #[cold]
 fn detect() -> u8 {
-    let env_portable = std::env::var_os("OTHELLO_PORTABLE").is_some_and(|v| v != "0");
-    let choice = if !env_portable && x86::available() {
-        AVX2
-    } else {
-        PORTABLE
-    };
+    let choice = requested().unwrap_or_else(Backend::best).code();
     BACKEND.store(choice, Ordering::Relaxed);
     choice
 }
@@ -52,11 +147,12 @@ fn chosen() -> u8 {
     }
 }
 
-/// The implementation in use. The environment variable `OTHELLO_PORTABLE=1` forces the portable
-/// one (for comparisons); otherwise the fastest the CPU supports is used.
+/// The back end in use (decided once; see the module docs for the environment variables).
 pub fn backend() -> Backend {
     match chosen() {
         AVX2 => Backend::Avx2,
+        BMI2 => Backend::Bmi2,
+        AVX512 => Backend::Avx512,
         _ => Backend::Portable,
     }
 }
@@ -67,10 +163,10 @@ pub fn backend() -> Backend {
 /// `player` and `opponent` must not overlap.
 #[inline]
 pub fn legal_moves(player: u64, opponent: u64) -> u64 {
-    if chosen() == AVX2 {
-        x86::legal_moves(player, opponent)
-    } else {
-        portable::legal_moves(player, opponent)
+    match chosen() {
+        AVX2 | BMI2 => x86::legal_moves(player, opponent),
+        AVX512 => x86::legal_moves_512(player, opponent),
+        _ => portable::legal_moves(player, opponent),
     }
 }
 
@@ -79,26 +175,28 @@ pub fn legal_moves(player: u64, opponent: u64) -> u64 {
 /// mobility evaluation needs.
 #[inline]
 pub fn legal_moves_both(player: u64, opponent: u64) -> (u64, u64) {
-    if chosen() == AVX2 {
-        x86::legal_moves_both(player, opponent)
-    } else {
-        (
+    match chosen() {
+        AVX2 | BMI2 | AVX512 => x86::legal_moves_both(player, opponent),
+        _ => (
             portable::legal_moves(player, opponent),
             portable::legal_moves(opponent, player),
-        )
+        ),
     }
 }
 
 /// The opponent discs flipped when `player` plays on square `sq` (0..64); empty when the move
 /// flips nothing (that is, when it is not legal). `sq` must be an empty square.
 ///
-/// Always the portable bit-scan code, inlined: called through a run-time switch, the BMI1/LZCNT
-/// build of the same code measured no faster (71.8 us against 68.7 us for all moves of 1000
-/// positions, docs/BENCHMARKS.md), because the call cannot be inlined. Hot loops compiled with
-/// the x86 features (perft) inline [`x86::flips_bmi`] instead.
+/// The portable bit-scan code, inlined, except with the BMI2 and AVX-512 back ends, whose
+/// flips pay for the call (docs/BENCHMARKS.md). Hot loops compiled with the x86 features (perft, the
+/// endgame solver) inline the functions of [`x86`] instead.
 #[inline]
 pub fn flips(player: u64, opponent: u64, sq: u32) -> u64 {
-    portable::flips(player, opponent, sq)
+    match chosen() {
+        BMI2 => x86::flips_bmi2(player, opponent, sq),
+        AVX512 => x86::flips_512(player, opponent, sq),
+        _ => portable::flips(player, opponent, sq),
+    }
 }
 
 /// Rays from each square in each of the eight directions, not including the square itself.
@@ -197,14 +295,28 @@ pub mod portable {
     }
 }
 
-/// The x86-64 implementation (AVX2 move generation, BMI1/LZCNT flips).
+/// The x86-64 back ends' functions.
 ///
 /// The `#[target_feature]` functions are public so that a hot loop elsewhere (a solver, a
 /// perft) can be compiled with the same features and inline them, as [`crate::perft`] does:
 /// call them from a function carrying at least the same `#[target_feature]` set, entered only
-/// after [`x86::available`] returned true.
+/// after [`Backend::supported`] returned true for the back end that uses them:
+/// - [`Backend::Avx2`]: [`x86::legal_moves_avx2`] and [`x86::flips_bmi`]
+///   (`avx2,bmi1,lzcnt,popcnt`);
+/// - [`Backend::Bmi2`]: [`x86::legal_moves_avx2`] and [`x86::flips_pext`]
+///   (`avx2,bmi1,bmi2,lzcnt,popcnt`);
+/// - [`Backend::Avx512`]: [`x86::legal_moves_avx512`] and [`x86::flips_avx512`]
+///   (`avx512f,avx512vl,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt`).
+///
+/// [`x86::legal_moves_avx512vl`] is the 256-bit AVX-512 alternative that measured slower here
+/// (kept for comparison on other CPUs, and tested).
 pub mod x86 {
-    /// Whether the CPU supports this implementation (AVX2, BMI1, LZCNT, POPCNT).
+    #[cfg(target_arch = "x86_64")]
+    pub use super::avx512::{flips_avx512, legal_moves_avx512, legal_moves_avx512vl};
+    #[cfg(target_arch = "x86_64")]
+    pub use super::bmi2::flips_pext;
+
+    /// Whether the CPU supports the AVX2 back end (AVX2, BMI1, LZCNT, POPCNT).
     pub fn available() -> bool {
         #[cfg(target_arch = "x86_64")]
         {
@@ -219,12 +331,67 @@ pub mod x86 {
         }
     }
 
+    /// Whether the CPU has BMI2 (`pext`, `pdep`), fast or not.
+    pub(super) fn has_bmi2() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            std::is_x86_feature_detected!("bmi2")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+
+    /// Whether the CPU has AVX-512 F, VL and CD.
+    pub(super) fn has_avx512() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512vl")
+                && std::is_x86_feature_detected!("avx512cd")
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+
+    /// Whether `pext`/`pdep` are fast: everywhere except AMD before Zen 3 (CPU family 0x19),
+    /// where they are microcoded (tens of cycles, depending on the mask).
+    pub(super) fn pext_is_fast() -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::__cpuid;
+            // CPUID leaves 0 and 1 exist on every x86-64 CPU.
+            let v = __cpuid(0);
+            let amd = (v.ebx, v.edx, v.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163); // "AuthenticAMD"
+            let hygon = (v.ebx, v.edx, v.ecx) == (0x6f67_7948, 0x6e65_476e, 0x656e_6975); // "HygonGenuine"
+            let eax = __cpuid(1).eax;
+            let base = (eax >> 8) & 0xf;
+            let family = if base == 0xf { base + ((eax >> 20) & 0xff) } else { base };
+            !((amd || hygon) && family < 0x19)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            false
+        }
+    }
+
     #[cfg(target_arch = "x86_64")]
     #[inline]
     pub(super) fn legal_moves(player: u64, opponent: u64) -> u64 {
-        // SAFETY: only called after `available()` confirmed AVX2 (the backend is chosen once
-        // in `detect`, from `available()`).
+        // SAFETY: only called when the chosen back end is AVX2, BMI2 or AVX-512, each of which
+        // `Backend::supported` confirmed to include AVX2.
         unsafe { legal_moves_avx2(player, opponent) }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub(super) fn legal_moves_512(player: u64, opponent: u64) -> u64 {
+        // SAFETY: only called when the chosen back end is AVX-512, which `Backend::supported`
+        // confirmed (AVX-512 F/VL/CD).
+        unsafe { legal_moves_avx512(player, opponent) }
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -232,14 +399,6 @@ pub mod x86 {
     pub(super) fn legal_moves_both(player: u64, opponent: u64) -> (u64, u64) {
         // SAFETY: as in `legal_moves`.
         unsafe { both_avx2(player, opponent) }
-    }
-
-    #[cfg(not(target_arch = "x86_64"))]
-    pub(super) fn legal_moves_both(player: u64, opponent: u64) -> (u64, u64) {
-        (
-            super::portable::legal_moves(player, opponent),
-            super::portable::legal_moves(opponent, player),
-        )
     }
 
     /// Both sides' moves in one AVX2 function, so both fills inline.
@@ -251,9 +410,10 @@ pub mod x86 {
 
     #[cfg(target_arch = "x86_64")]
     #[inline]
-    pub(super) fn flips(player: u64, opponent: u64, sq: u32) -> u64 {
-        // SAFETY: as above, BMI1 and LZCNT were confirmed by `available()`.
-        unsafe { flips_bmi(player, opponent, sq) }
+    pub(super) fn flips_bmi2(player: u64, opponent: u64, sq: u32) -> u64 {
+        // SAFETY: only called when the chosen back end is BMI2 or AVX-512, both confirmed by
+        // `Backend::supported` to include BMI1 and BMI2.
+        unsafe { flips_pext(player, opponent, sq) }
     }
 
     #[cfg(not(target_arch = "x86_64"))]
@@ -262,7 +422,33 @@ pub mod x86 {
     }
 
     #[cfg(not(target_arch = "x86_64"))]
-    pub(super) fn flips(player: u64, opponent: u64, sq: u32) -> u64 {
+    pub(super) fn legal_moves_512(player: u64, opponent: u64) -> u64 {
+        super::portable::legal_moves(player, opponent)
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    pub(super) fn legal_moves_both(player: u64, opponent: u64) -> (u64, u64) {
+        (
+            super::portable::legal_moves(player, opponent),
+            super::portable::legal_moves(opponent, player),
+        )
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub(super) fn flips_512(player: u64, opponent: u64, sq: u32) -> u64 {
+        // SAFETY: only called when the chosen back end is AVX-512, confirmed by
+        // `Backend::supported` (AVX-512 F/VL/CD and AVX2).
+        unsafe { flips_avx512(player, opponent, sq) }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    pub(super) fn flips_512(player: u64, opponent: u64, sq: u32) -> u64 {
+        super::portable::flips(player, opponent, sq)
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    pub(super) fn flips_bmi2(player: u64, opponent: u64, sq: u32) -> u64 {
         super::portable::flips(player, opponent, sq)
     }
 
@@ -312,16 +498,73 @@ pub mod x86 {
     }
 }
 
-/// Both implementations, callable directly so tests and benchmarks can compare them.
+/// Every back end's functions, callable directly so tests and benchmarks can compare them.
 pub mod variants {
-    /// Legal moves with the x86 implementation, or `None` when the CPU lacks it.
+    use super::Backend;
+
+    /// Legal moves with the AVX2 back end, or `None` when the CPU lacks it.
     pub fn legal_moves_fast(player: u64, opponent: u64) -> Option<u64> {
-        super::x86::available().then(|| super::x86::legal_moves(player, opponent))
+        legal_moves_with(Backend::Avx2, player, opponent)
     }
 
-    /// Flips with the x86 implementation, or `None` when the CPU lacks it.
+    /// Flips with the AVX2 back end, or `None` when the CPU lacks it.
     pub fn flips_fast(player: u64, opponent: u64, sq: u32) -> Option<u64> {
-        super::x86::available().then(|| super::x86::flips(player, opponent, sq))
+        flips_with(Backend::Avx2, player, opponent, sq)
+    }
+
+    /// Legal moves with `backend`, or `None` when the CPU cannot run it.
+    pub fn legal_moves_with(backend: Backend, player: u64, opponent: u64) -> Option<u64> {
+        if !backend.supported() {
+            return None;
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `supported()` confirmed the target features of each function called.
+        let m = unsafe {
+            use super::x86;
+            match backend {
+                Backend::Portable => super::portable::legal_moves(player, opponent),
+                Backend::Avx2 | Backend::Bmi2 => x86::legal_moves_avx2(player, opponent),
+                Backend::Avx512 => x86::legal_moves_avx512(player, opponent),
+            }
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let m = super::portable::legal_moves(player, opponent);
+        Some(m)
+    }
+
+    /// Flips with `backend`, or `None` when the CPU cannot run it.
+    pub fn flips_with(backend: Backend, player: u64, opponent: u64, sq: u32) -> Option<u64> {
+        if !backend.supported() {
+            return None;
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `supported()` confirmed the target features of each function called.
+        let f = unsafe {
+            use super::x86;
+            match backend {
+                Backend::Portable => super::portable::flips(player, opponent, sq),
+                Backend::Avx2 => x86::flips_bmi(player, opponent, sq),
+                Backend::Bmi2 => x86::flips_pext(player, opponent, sq),
+                Backend::Avx512 => x86::flips_avx512(player, opponent, sq),
+            }
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let f = super::portable::flips(player, opponent, sq);
+        Some(f)
+    }
+
+    /// Legal moves with the 256-bit AVX-512 alternative that no back end uses (the AVX2 layout
+    /// with three-input logic), or `None` without AVX-512.
+    pub fn legal_moves_avx512vl(player: u64, opponent: u64) -> Option<u64> {
+        if !Backend::Avx512.supported() {
+            return None;
+        }
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `supported()` confirmed AVX-512 F/VL/CD.
+        let m = unsafe { super::x86::legal_moves_avx512vl(player, opponent) };
+        #[cfg(not(target_arch = "x86_64"))]
+        let m = super::portable::legal_moves(player, opponent);
+        Some(m)
     }
 }
 

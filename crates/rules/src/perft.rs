@@ -8,40 +8,52 @@
 //! pass or a finished game), [`divide`] (a count per root move), [`perft_hashed`] (a table
 //! keyed by the full position and remaining depth, so it cannot give a false hit) and
 //! [`perft_parallel`] (tasks split a few plies below the root, shared by `threads` workers,
-//! each with its own table).
+//! which share one lock-free table).
 
 use crate::hash::hash_pair;
+use crate::movegen::Backend;
 use crate::movegen::{self, portable};
 use crate::{BoardSize, Move, Position, canonical};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering, fence};
 
 /// Subtrees shallower than this are counted directly, not cached.
 const HASH_MIN_DEPTH: u32 = 4;
 
-/// One cached count: position (side-relative), remaining depth and count.
-#[derive(Clone, Copy, Default)]
+/// One cached count: position (side-relative), remaining depth and count, behind a sequence
+/// number (a seqlock): odd while a writer fills the entry, bumped by two when it is done.
+#[derive(Default)]
 struct Entry {
-    player: u64,
-    opponent: u64,
+    seq: AtomicU64,
+    player: AtomicU64,
+    opponent: AtomicU64,
     /// Count in the low 56 bits, remaining depth in the top 8 (0 = empty slot).
-    data: u64,
+    data: AtomicU64,
 }
 
-/// A perft cache: buckets of two entries, depth-preferred replacement.
+/// Two entries on one 64-byte cache line.
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket([Entry; 2]);
+
+/// A perft cache shared by every thread of a count: buckets of two entries, depth-preferred
+/// replacement, lock-free. A probe returns a count only for the exact position and depth it
+/// was stored for: the whole position is compared, and a sequence number read before and after
+/// the entry rejects an entry another thread was writing meanwhile, so a probe never sees a
+/// torn entry. A store that finds its entry being written is dropped (it is a cache).
 pub struct PerftTable {
-    entries: Vec<Entry>,
+    buckets: Box<[Bucket]>,
     mask: usize,
     size: BoardSize,
 }
 
 impl PerftTable {
     /// A table for positions of `size` using about `mib` MiB (rounded down to a power of two
-    /// entries; at least 1024).
+    /// buckets of 64 bytes; at least 512 buckets).
     pub fn new(mib: usize, size: BoardSize) -> PerftTable {
-        let want = (mib.max(1) << 20) / std::mem::size_of::<Entry>();
-        let n = (want.max(1024) + 1).next_power_of_two() / 2;
+        let want = (mib.max(1) << 20) / std::mem::size_of::<Bucket>();
+        let n = (want.max(512) + 1).next_power_of_two() / 2;
         PerftTable {
-            entries: vec![Entry::default(); n],
+            buckets: zeroed_buckets(n),
             mask: n - 1,
             size,
         }
@@ -49,26 +61,61 @@ impl PerftTable {
 
     #[inline]
     fn probe(&self, p: u64, o: u64, depth: u32) -> Option<u64> {
-        let i = hash_pair(p, o) as usize & self.mask;
-        for e in [&self.entries[i], &self.entries[i ^ 1]] {
-            if e.player == p && e.opponent == o && (e.data >> 56) as u32 == depth {
-                return Some(e.data & ((1 << 56) - 1));
+        let b = &self.buckets[hash_pair(p, o) as usize & self.mask];
+        for e in &b.0 {
+            let s1 = e.seq.load(Ordering::Acquire);
+            let (ep, eo, data) = (
+                e.player.load(Ordering::Relaxed),
+                e.opponent.load(Ordering::Relaxed),
+                e.data.load(Ordering::Relaxed),
+            );
+            fence(Ordering::Acquire);
+            let s2 = e.seq.load(Ordering::Relaxed);
+            if s1 & 1 == 0 && s1 == s2 && ep == p && eo == o && (data >> 56) as u32 == depth {
+                return Some(data & ((1 << 56) - 1));
             }
         }
         None
     }
 
     #[inline]
-    fn store(&mut self, p: u64, o: u64, depth: u32, count: u64) {
-        let i = hash_pair(p, o) as usize & self.mask;
-        let d0 = self.entries[i].data >> 56;
-        let d1 = self.entries[i ^ 1].data >> 56;
-        let slot = if d1 < d0 { i ^ 1 } else { i };
-        self.entries[slot] = Entry {
-            player: p,
-            opponent: o,
-            data: count | (depth as u64) << 56,
-        };
+    fn store(&self, p: u64, o: u64, depth: u32, count: u64) {
+        let b = &self.buckets[hash_pair(p, o) as usize & self.mask];
+        let d0 = b.0[0].data.load(Ordering::Relaxed) >> 56;
+        let d1 = b.0[1].data.load(Ordering::Relaxed) >> 56;
+        let e = if d1 < d0 { &b.0[1] } else { &b.0[0] };
+        let s = e.seq.load(Ordering::Relaxed);
+        if s & 1 != 0
+            || e.seq
+                .compare_exchange(s, s + 1, Ordering::Relaxed, Ordering::Relaxed)
+                .is_err()
+        {
+            return;
+        }
+        fence(Ordering::Release);
+        e.player.store(p, Ordering::Relaxed);
+        e.opponent.store(o, Ordering::Relaxed);
+        e.data.store(count | (depth as u64) << 56, Ordering::Relaxed);
+        e.seq.store(s + 2, Ordering::Release);
+    }
+}
+
+/// `n` empty buckets, from zeroed memory: the operating system hands out zeroed pages lazily,
+/// so a large table costs nothing before it is touched (writing 1 GiB of defaults took about a
+/// third of a second, a tenth of a hashed perft(13)).
+#[allow(unsafe_code)]
+fn zeroed_buckets(n: usize) -> Box<[Bucket]> {
+    let layout = std::alloc::Layout::array::<Bucket>(n).expect("perft table size overflows");
+    // SAFETY: `layout` has a non-zero size (n >= 512); a `Bucket` is atomics only, for which all
+    // zero bytes are a valid value (the same as `Bucket::default()`); the pointer comes from
+    // the global allocator with the layout of `[Bucket; n]`, which is the layout `Box<[Bucket]>`
+    // frees it with.
+    unsafe {
+        let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+        if ptr.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n))
     }
 }
 
@@ -108,7 +155,7 @@ macro_rules! perft_impl {
         }
 
         $(#[$attr])*
-        fn $hashed(p: u64, o: u64, mask: u64, depth: u32, table: &mut PerftTable) -> u64 {
+        fn $hashed(p: u64, o: u64, mask: u64, depth: u32, table: &PerftTable) -> u64 {
             if depth < HASH_MIN_DEPTH {
                 return $plain(p, o, mask, depth);
             }
@@ -147,25 +194,52 @@ perft_impl!(
     movegen::x86::flips_bmi
 );
 
-fn fast() -> bool {
-    cfg!(target_arch = "x86_64") && movegen::backend() == movegen::Backend::Avx2
-}
+#[cfg(target_arch = "x86_64")]
+perft_impl!(
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    plain_bmi2,
+    hashed_bmi2,
+    movegen::x86::legal_moves_avx2,
+    movegen::x86::flips_pext
+);
 
-fn run_plain(p: u64, o: u64, mask: u64, depth: u32) -> u64 {
+#[cfg(target_arch = "x86_64")]
+perft_impl!(
+    #[target_feature(enable = "avx512f,avx512vl,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt")]
+    plain_avx512,
+    hashed_avx512,
+    movegen::x86::legal_moves_avx512,
+    movegen::x86::flips_avx512
+);
+
+fn run_plain(backend: Backend, p: u64, o: u64, mask: u64, depth: u32) -> u64 {
+    debug_assert!(backend.supported());
     #[cfg(target_arch = "x86_64")]
-    if fast() {
-        // SAFETY: `fast()` is true only when the CPU supports AVX2, BMI1, LZCNT and POPCNT
-        // (checked once by `movegen::backend`).
-        return unsafe { plain_avx2(p, o, mask, depth) };
+    // SAFETY: every caller passes `movegen::backend()` (whose features were checked when it was
+    // chosen) or a back end it checked with `Backend::supported`; each instantiation needs
+    // exactly the features of its back end.
+    unsafe {
+        match backend {
+            Backend::Avx2 => return plain_avx2(p, o, mask, depth),
+            Backend::Bmi2 => return plain_bmi2(p, o, mask, depth),
+            Backend::Avx512 => return plain_avx512(p, o, mask, depth),
+            Backend::Portable => {}
+        }
     }
     plain_portable(p, o, mask, depth)
 }
 
-fn run_hashed(p: u64, o: u64, mask: u64, depth: u32, table: &mut PerftTable) -> u64 {
+fn run_hashed(backend: Backend, p: u64, o: u64, mask: u64, depth: u32, table: &PerftTable) -> u64 {
+    debug_assert!(backend.supported());
     #[cfg(target_arch = "x86_64")]
-    if fast() {
-        // SAFETY: as in `run_plain`.
-        return unsafe { hashed_avx2(p, o, mask, depth, table) };
+    // SAFETY: as in `run_plain`.
+    unsafe {
+        match backend {
+            Backend::Avx2 => return hashed_avx2(p, o, mask, depth, table),
+            Backend::Bmi2 => return hashed_bmi2(p, o, mask, depth, table),
+            Backend::Avx512 => return hashed_avx512(p, o, mask, depth, table),
+            Backend::Portable => {}
+        }
     }
     hashed_portable(p, o, mask, depth, table)
 }
@@ -175,7 +249,31 @@ pub fn perft(pos: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    run_plain(pos.player().0, pos.opponent().0, pos.size().mask().0, depth)
+    run_plain(
+        movegen::backend(),
+        pos.player().0,
+        pos.opponent().0,
+        pos.size().mask().0,
+        depth,
+    )
+}
+
+/// Perft with the back end `backend`, or `None` when the CPU cannot run it (tests and
+/// benchmarks compare them).
+pub fn perft_with(backend: Backend, pos: &Position, depth: u32) -> Option<u64> {
+    if !backend.supported() {
+        return None;
+    }
+    if depth == 0 {
+        return Some(1);
+    }
+    Some(run_plain(
+        backend,
+        pos.player().0,
+        pos.opponent().0,
+        pos.size().mask().0,
+        depth,
+    ))
 }
 
 /// Perft with the portable move generator, whatever the CPU (for comparisons and tests).
@@ -191,8 +289,36 @@ pub fn perft_hashed(pos: &Position, depth: u32, hash_mib: usize) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let mut table = PerftTable::new(hash_mib, pos.size());
-    run_hashed(pos.player().0, pos.opponent().0, pos.size().mask().0, depth, &mut table)
+    let table = PerftTable::new(hash_mib, pos.size());
+    run_hashed(
+        movegen::backend(),
+        pos.player().0,
+        pos.opponent().0,
+        pos.size().mask().0,
+        depth,
+        &table,
+    )
+}
+
+/// Perft with the table `table` (made for `pos`'s board size), which keeps its entries from
+/// earlier calls: they stay valid, because each is keyed by the full position and the depth
+/// left below it. Counting depths 1 to N into one table is how `othello perft --hash` runs.
+///
+/// # Panics
+/// If `table` was made for another board size.
+pub fn perft_hashed_in(pos: &Position, depth: u32, table: &PerftTable) -> u64 {
+    assert_eq!(table.size, pos.size(), "perft table made for another board size");
+    if depth == 0 {
+        return 1;
+    }
+    run_hashed(
+        movegen::backend(),
+        pos.player().0,
+        pos.opponent().0,
+        pos.size().mask().0,
+        depth,
+        table,
+    )
 }
 
 /// The perft count below each root move (a single pass when the side to move must pass; empty
@@ -207,10 +333,23 @@ pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
         .collect()
 }
 
-/// Perft on `threads` threads (and a cache of `hash_mib` MiB split among them when
+/// Perft on `threads` threads (and one cache of `hash_mib` MiB shared by all of them when
 /// `hash_mib > 0`). The positions a few plies below the root are the tasks; workers take them
 /// in order from a shared counter.
 pub fn perft_parallel(pos: &Position, depth: u32, threads: usize, hash_mib: usize) -> u64 {
+    let table = (hash_mib > 0).then(|| PerftTable::new(hash_mib, pos.size()));
+    perft_parallel_in(pos, depth, threads, table.as_ref())
+}
+
+/// [`perft_parallel`] with the table `table` (made for `pos`'s board size; see
+/// [`perft_hashed_in`]), or none.
+///
+/// # Panics
+/// If `table` was made for another board size.
+pub fn perft_parallel_in(pos: &Position, depth: u32, threads: usize, table: Option<&PerftTable>) -> u64 {
+    if let Some(t) = table {
+        assert_eq!(t.size, pos.size(), "perft table made for another board size");
+    }
     let threads = threads.max(1);
     if depth == 0 {
         return 1;
@@ -233,20 +372,19 @@ pub fn perft_parallel(pos: &Position, depth: u32, threads: usize, hash_mib: usiz
     }
     let remaining = depth - split;
     let next = AtomicUsize::new(0);
-    let per_thread_mib = hash_mib / threads;
+    let backend = movegen::backend();
     let total: u64 = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|_| {
                 s.spawn(|| {
-                    let mut table = (hash_mib > 0).then(|| PerftTable::new(per_thread_mib.max(1), pos.size()));
                     let mut sum = 0u64;
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(t) = tasks.get(i) else { break };
                         let (p, o, mask) = (t.player().0, t.opponent().0, t.size().mask().0);
-                        sum += match table.as_mut() {
-                            Some(table) => run_hashed(p, o, mask, remaining, table),
-                            None => run_plain(p, o, mask, remaining),
+                        sum += match table {
+                            Some(table) => run_hashed(backend, p, o, mask, remaining, table),
+                            None => run_plain(backend, p, o, mask, remaining),
                         };
                     }
                     sum
@@ -288,6 +426,34 @@ mod tests {
             assert_eq!(perft_parallel(&start, d, 2, 2), n);
             assert_eq!(divide(&start, d).iter().map(|&(_, c)| c).sum::<u64>(), n);
         }
+    }
+
+    #[test]
+    fn one_table_across_depths_and_threads() {
+        let start = Position::start();
+        let table = PerftTable::new(1, BoardSize::Eight);
+        for d in 1..=9 {
+            assert_eq!(
+                perft_hashed_in(&start, d, &table),
+                PUBLISHED[d as usize - 1],
+                "depth {d}"
+            );
+        }
+        // Entries of the runs above serve again, from other threads too.
+        assert_eq!(perft_parallel_in(&start, 9, 2, Some(&table)), PUBLISHED[8]);
+        assert_eq!(perft_parallel_in(&start, 8, 2, None), PUBLISHED[7]);
+        let six = Position::start_of(BoardSize::Six);
+        let small = PerftTable::new(1, BoardSize::Six);
+        let n = perft(&six, 8);
+        assert_eq!(perft_parallel_in(&six, 8, 3, Some(&small)), n);
+        assert_eq!(perft_hashed_in(&six, 8, &small), n);
+    }
+
+    #[test]
+    #[should_panic(expected = "another board size")]
+    fn table_of_another_size_is_refused() {
+        let table = PerftTable::new(1, BoardSize::Six);
+        perft_hashed_in(&Position::start(), 5, &table);
     }
 
     #[test]

@@ -48,6 +48,14 @@ fn fast_move_generation_matches_reference_on_random_positions() {
             if let Some(fast) = movegen::variants::legal_moves_fast(p, o) {
                 assert_eq!(Bitboard(fast & mask), expected, "{pos}");
             }
+            if let Some(m) = movegen::variants::legal_moves_avx512vl(p, o) {
+                assert_eq!(Bitboard(m & mask), expected, "{pos} avx512vl");
+            }
+            for b in movegen::Backend::ALL {
+                if let Some(m) = movegen::variants::legal_moves_with(b, p, o) {
+                    assert_eq!(Bitboard(m & mask), expected, "{pos} {b:?}");
+                }
+            }
             for sq in pos.empties() {
                 let want = reference::flips(&pos, sq);
                 let i = sq.index() as u32;
@@ -55,6 +63,11 @@ fn fast_move_generation_matches_reference_on_random_positions() {
                 assert_eq!(Bitboard(movegen::portable::flips(p, o, i)), want, "{pos} {sq}");
                 if let Some(fast) = movegen::variants::flips_fast(p, o, i) {
                     assert_eq!(Bitboard(fast), want, "{pos} {sq}");
+                }
+                for b in movegen::Backend::ALL {
+                    if let Some(f) = movegen::variants::flips_with(b, p, o, i) {
+                        assert_eq!(Bitboard(f), want, "{pos} {sq} {b:?}");
+                    }
                 }
                 if want.any() {
                     assert_eq!(pos.play(Move::Place(sq)).unwrap(), reference::play(&pos, Some(sq)));
@@ -85,6 +98,11 @@ fn published_perft_depths_1_to_11() {
         assert_eq!(perft::perft(&start, d as u32 + 1), n, "depth {}", d + 1);
     }
     assert_eq!(perft::perft_portable(&start, 10), published[9]);
+    for b in movegen::Backend::ALL {
+        if let Some(n) = perft::perft_with(b, &start, 10) {
+            assert_eq!(n, published[9], "{b:?}");
+        }
+    }
     assert_eq!(perft::perft_hashed(&start, 11, 16), published[10]);
     assert_eq!(perft::perft_parallel(&start, 11, 2, 0), published[10]);
     assert_eq!(perft::perft_parallel(&start, 10, 3, 8), published[9]);
@@ -118,6 +136,11 @@ fn random_position_perft_matches_reference() {
             let d = if size == BoardSize::Eight { 3 } else { 4 };
             assert_eq!(perft::perft(pos, d), reference::perft(pos, d), "{pos}");
             assert_eq!(perft::perft_portable(pos, d), reference::perft(pos, d), "{pos}");
+            for b in movegen::Backend::ALL {
+                if let Some(n) = perft::perft_with(b, pos, d) {
+                    assert_eq!(n, reference::perft(pos, d), "{pos} {b:?}");
+                }
+            }
             let div: u64 = perft::divide(pos, d).iter().map(|&(_, n)| n).sum();
             assert_eq!(
                 div,
@@ -266,4 +289,27 @@ fn multi_direction_flips_and_no_ray_across_gaps() {
     );
     assert!(gap.flips("b3".parse().unwrap()).is_empty());
     assert!(!gap.legal_moves().contains("e3".parse().unwrap()));
+}
+
+#[test]
+fn backends_by_name_and_the_chosen_one_is_supported() {
+    for b in movegen::Backend::ALL {
+        assert_eq!(movegen::Backend::from_name(b.name()), Some(b));
+        assert_eq!(movegen::Backend::from_name(&b.name().to_uppercase()), Some(b));
+    }
+    assert_eq!(movegen::Backend::from_name("sse"), None);
+    assert!(movegen::Backend::Portable.supported());
+    assert!(movegen::backend().supported());
+    assert!(movegen::Backend::best().supported());
+    // Each back end needs the features of the one before it.
+    for w in movegen::Backend::ALL.windows(2) {
+        assert!(w[0].supported() || !w[1].supported(), "{:?} without {:?}", w[1], w[0]);
+    }
+    // The environment's request, when it names a supported back end, is obeyed.
+    let requested = std::env::var("OTHELLO_BACKEND")
+        .ok()
+        .and_then(|v| movegen::Backend::from_name(&v));
+    if let Some(b) = requested.filter(|b| b.supported()) {
+        assert_eq!(movegen::backend(), b);
+    }
 }

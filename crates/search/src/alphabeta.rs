@@ -27,6 +27,7 @@ use crate::worker::Worker;
 use othello_eval::Evaluator;
 use othello_rules::{Move, Square, movegen};
 use othello_table::Bound;
+use othello_table::Table;
 
 /// Mobility ordering costs a move generation per move: below this depth (children that are
 /// leaves) it is not worth it (measured, see `docs/BENCHMARKS.md`).
@@ -41,7 +42,7 @@ pub(crate) const TABLE_MIN_DEPTH: u32 = 3;
 /// square-index order after the table move and the killers (measured).
 pub(crate) const HISTORY_MIN_DEPTH: u32 = 2;
 
-impl<E: Evaluator> Worker<'_, E> {
+impl<E: Evaluator, T: Table> Worker<'_, E, T> {
     /// The fail-soft value of `(p, o)` searched `depth` discs deep in the window
     /// `(alpha, beta)`, `ply` plies below the root. Returns 0 (to be ignored) when aborted.
     pub(crate) fn search(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {

@@ -18,6 +18,7 @@ use crate::worker::Worker;
 use crate::{Iteration, SearchConfig};
 use othello_eval::Evaluator;
 use othello_rules::{Move, Position, Square};
+use othello_table::Table;
 
 /// The first aspiration half-window, in centi-discs (one disc).
 pub(crate) const ASPIRATION_DELTA: i32 = 100;
@@ -37,7 +38,11 @@ pub(crate) struct Completed {
 }
 
 /// The root moves in search order for the first iteration.
-fn initial_order<E: Evaluator>(worker: &Worker<'_, E>, pos: &Position, config: &SearchConfig) -> Vec<Move> {
+fn initial_order<E: Evaluator, T: Table>(
+    worker: &Worker<'_, E, T>,
+    pos: &Position,
+    config: &SearchConfig,
+) -> Vec<Move> {
     let moves = pos.legal_moves();
     if moves.is_empty() {
         return vec![Move::Pass];
@@ -67,8 +72,8 @@ fn initial_order<E: Evaluator>(worker: &Worker<'_, E>, pos: &Position, config: &
 }
 
 /// One iteration at `depth`, with aspiration windows when they apply.
-fn iteration<E: Evaluator>(
-    worker: &mut Worker<'_, E>,
+fn iteration<E: Evaluator, T: Table>(
+    worker: &mut Worker<'_, E, T>,
     pos: &Position,
     depth: u32,
     order: &mut [Move],
@@ -121,8 +126,8 @@ fn move_to_front(order: &mut [Move], mv: Move) {
 /// Runs iterations `first..=max_depth` (or until exact, aborted or out of soft time) and returns
 /// the last completed one, or a proven move of the aborted one. `report` is called after each
 /// completed iteration.
-pub(crate) fn deepen<E: Evaluator>(
-    worker: &mut Worker<'_, E>,
+pub(crate) fn deepen<E: Evaluator, T: Table>(
+    worker: &mut Worker<'_, E, T>,
     pos: &Position,
     first: u32,
     max_depth: u32,

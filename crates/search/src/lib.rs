@@ -44,17 +44,9 @@
 //! the integration tests check every pruning search against them on random positions.
 //!
 //! ```
-//! use othello_eval::Evaluator;
+//! use othello_eval::Discs; // centi-discs, as every evaluator
 //! use othello_rules::Position;
 //! use othello_search::{Algorithm, Limits, SearchConfig, Searcher, reference};
-//!
-//! /// Disc difference, in centi-discs.
-//! struct Discs;
-//! impl Evaluator for Discs {
-//!     fn evaluate(&self, pos: &Position) -> i32 {
-//!         pos.disc_difference() * 100
-//!     }
-//! }
 //!
 //! let pos = Position::start();
 //! let config = SearchConfig::default().with_algorithm(Algorithm::Pvs);

@@ -20,6 +20,7 @@
 use crate::worker::Worker;
 use othello_eval::Evaluator;
 use othello_rules::{BoardSize, movegen};
+use othello_table::Table;
 
 /// The most plies quiescence extends below the horizon.
 pub const QUIESCENCE_PLIES: u32 = 4;
@@ -30,7 +31,7 @@ pub const fn noisy_moves(moves: u64, size: BoardSize) -> u64 {
     moves & size.corners().0
 }
 
-impl<E: Evaluator> Worker<'_, E> {
+impl<E: Evaluator, T: Table> Worker<'_, E, T> {
     /// A quiescence node below the horizon (counted as a node and a quiescence node).
     fn quiesce(&mut self, p: u64, o: u64, plies: u32, ply: usize, alpha: i32, beta: i32) -> i32 {
         self.stats.quiescence_nodes += 1;

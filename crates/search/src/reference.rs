@@ -20,6 +20,7 @@ use crate::score::{DISC, final_value, leaf_value};
 use crate::worker::Worker;
 use othello_eval::Evaluator;
 use othello_rules::{Color, Move, Position, movegen};
+use othello_table::Table;
 
 /// What a reference does at the horizon (depth 0).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -152,7 +153,7 @@ pub fn negamax_root<E: Evaluator>(pos: &Position, depth: u32, eval: &E, horizon:
         .collect()
 }
 
-impl<E: Evaluator> Worker<'_, E> {
+impl<E: Evaluator, T: Table> Worker<'_, E, T> {
     /// The horizon value without pruning.
     fn plain_horizon(&mut self, p: u64, o: u64, moves: u64, ply: usize) -> i32 {
         if self.quiescence {

@@ -23,6 +23,7 @@ use crate::score::INFINITY;
 use crate::worker::Worker;
 use crate::{Algorithm, Move, Position};
 use othello_eval::Evaluator;
+use othello_table::Table;
 
 /// What one root search found.
 pub(crate) struct RootOutcome {
@@ -54,7 +55,7 @@ fn with_head(mv: Move, tail: Vec<Move>) -> Vec<Move> {
     pv
 }
 
-impl<E: Evaluator> Worker<'_, E> {
+impl<E: Evaluator, T: Table> Worker<'_, E, T> {
     /// Searches the root moves in `order` in the window `(alpha, beta)` (see the module docs).
     /// `previous` is the previous iteration's best move, for the partial-iteration rule.
     pub(crate) fn root_window(

@@ -11,37 +11,35 @@ use crate::{Iteration, Limits, SearchConfig, SearchResult, SearchStats};
 use othello_endgame::Solver;
 use othello_engine::{Player, Reply};
 use othello_eval::Evaluator;
-use othello_rules::{BoardSize, Move, Position};
-use othello_table::TranspositionTable;
+use othello_rules::{Move, Position};
+use othello_table::{Table, TranspositionTable};
 
 /// A configured search: an evaluation, a [`SearchConfig`], and the state kept between searches
 /// of one game (the table, killers and history).
 ///
 /// ```
-/// use othello_eval::Evaluator;
+/// use othello_eval::Discs; // centi-discs, as every evaluator
 /// use othello_rules::Position;
 /// use othello_search::{Limits, SearchConfig, Searcher};
-///
-/// struct Discs;
-/// impl Evaluator for Discs {
-///     fn evaluate(&self, pos: &Position) -> i32 {
-///         pos.disc_difference() * 100
-///     }
-/// }
 ///
 /// let mut searcher = Searcher::new(Discs, SearchConfig::default());
 /// let result = searcher.search(&Position::start(), &Limits::depth(4), |_| {});
 /// assert!(Position::start().is_legal(result.best_move));
 /// assert_eq!(result.depth, 4);
 /// ```
-pub struct Searcher<E: Evaluator> {
+///
+/// The table type is a parameter: [`TranspositionTable`] by default (shared by the Lazy SMP
+/// threads), or any [`Table`], e.g. the lock-free single-thread
+/// [`LocalTable`](othello_table::LocalTable) through [`Searcher::with_table_type`]. A table
+/// that is not shareable ([`Table::as_shared`] is `None`) runs the search on one thread.
+pub struct Searcher<E: Evaluator, T: Table = TranspositionTable> {
     eval: E,
     config: SearchConfig,
-    table: Option<TranspositionTable>,
+    table: Option<T>,
     table_mib: usize,
-    /// What the table's values were computed for: a value depends on the board size and on
-    /// the horizon rule as well as on the discs.
-    table_key: Option<(BoardSize, bool)>,
+    /// The horizon rule the table's values were computed under: a value depends on it as well
+    /// as on the position (the board size is part of the table's key, so sizes share a table).
+    table_quiescence: Option<bool>,
     heuristics: Heuristics,
     helper_heuristics: Vec<Heuristics>,
     /// The endgame solver, created on first use.
@@ -49,14 +47,36 @@ pub struct Searcher<E: Evaluator> {
 }
 
 impl<E: Evaluator> Searcher<E> {
-    /// A searcher with `eval` and `config`. The table is allocated on the first search.
+    /// A searcher with `eval` and `config` and the default shared [`TranspositionTable`]. The
+    /// table is allocated on the first search.
     pub fn new(eval: E, config: SearchConfig) -> Self {
+        Searcher::with_table_type(eval, config)
+    }
+}
+
+impl<E: Evaluator, T: Table> Searcher<E, T> {
+    /// A searcher with `eval`, `config` and a table of type `T` (allocated on the first search
+    /// with [`Table::with_mib`]).
+    ///
+    /// ```
+    /// use othello_eval::Discs;
+    /// use othello_rules::Position;
+    /// use othello_search::{Limits, SearchConfig, Searcher};
+    /// use othello_table::LocalTable;
+    ///
+    /// let mut local: Searcher<Discs, LocalTable> = Searcher::with_table_type(Discs, SearchConfig::default());
+    /// let mut shared = Searcher::new(Discs, SearchConfig::default());
+    /// let pos = Position::start();
+    /// let (a, b) = (local.search(&pos, &Limits::depth(5), |_| {}), shared.search(&pos, &Limits::depth(5), |_| {}));
+    /// assert_eq!((a.best_move, a.score, a.nodes), (b.best_move, b.score, b.nodes));
+    /// ```
+    pub fn with_table_type(eval: E, config: SearchConfig) -> Self {
         Searcher {
             eval,
             config,
             table: None,
             table_mib: 0,
-            table_key: None,
+            table_quiescence: None,
             heuristics: Heuristics::default(),
             helper_heuristics: Vec::new(),
             solver: None,
@@ -85,7 +105,7 @@ impl<E: Evaluator> Searcher<E> {
         if let Some(t) = &self.table {
             t.clear();
         }
-        self.table_key = None;
+        self.table_quiescence = None;
         self.heuristics.clear();
         self.helper_heuristics.clear();
         if let Some(solver) = &mut self.solver {
@@ -93,21 +113,22 @@ impl<E: Evaluator> Searcher<E> {
         }
     }
 
-    /// Makes the table match the configuration and the position's board size.
-    fn prepare_table(&mut self, size: BoardSize) {
+    /// Makes the table match the configuration: its size, and the horizon rule its values
+    /// were computed under (a change of the quiescence setting clears it). A change of board
+    /// size needs nothing: the size is part of the table's key.
+    fn prepare_table(&mut self) {
         if !self.config.algorithm.prunes() || self.config.tt_mib == 0 {
             return;
         }
         if self.table.is_none() || self.table_mib != self.config.tt_mib {
-            self.table = Some(TranspositionTable::new(self.config.tt_mib));
+            self.table = Some(T::with_mib(self.config.tt_mib));
             self.table_mib = self.config.tt_mib;
-            self.table_key = None;
+            self.table_quiescence = None;
         }
         let table = self.table.as_ref().expect("allocated above");
-        let key = (size, self.config.quiescence);
-        if self.table_key != Some(key) {
+        if self.table_quiescence != Some(self.config.quiescence) {
             table.clear();
-            self.table_key = Some(key);
+            self.table_quiescence = Some(self.config.quiescence);
         }
         table.new_search();
     }
@@ -134,7 +155,7 @@ impl<E: Evaluator> Searcher<E> {
         }
         let config = self.config.clone();
         let prunes = config.algorithm.prunes();
-        self.prepare_table(pos.size());
+        self.prepare_table();
         // Reported times and speeds cover the search only, not the table's allocation or
         // clearing (the time limits still count from the call).
         clock.start = std::time::Instant::now();
@@ -155,32 +176,53 @@ impl<E: Evaluator> Searcher<E> {
             max_depth = 1;
         }
         let table = if prunes { self.table.as_ref() } else { None };
-        let threads = if table.is_some() { config.threads.max(1) } else { 1 };
+        let shared = table.and_then(Table::as_shared);
+        let threads = if shared.is_some() { config.threads.max(1) } else { 1 };
         let node_budget = limits.nodes.map_or(u64::MAX, |n| (n / threads as u64).max(1));
 
         let heuristics = std::mem::take(&mut self.heuristics);
         let eval = &self.eval;
-        let mut run_main = |heuristics: Heuristics| {
-            let mut worker = Worker::new(eval, table, &clock, &config, &pos, heuristics, node_budget);
-            let completed = deepen(&mut worker, &pos, 1, max_depth, &config, &clock, &mut on_iteration);
-            (completed, worker.stats, worker.heuristics)
-        };
-        let ((completed, mut stats, heuristics), helper_stats) = match table {
-            Some(table) if threads > 1 => {
+        let ((completed, mut stats, heuristics), helper_stats) = match shared {
+            Some(shared) if threads > 1 => {
                 self.helper_heuristics.resize_with(threads - 1, Heuristics::default);
                 with_helpers(
                     eval,
-                    table,
+                    shared,
                     &clock,
                     &config,
                     &pos,
                     max_depth,
                     node_budget,
                     &mut self.helper_heuristics,
-                    || run_main(heuristics),
+                    || {
+                        run_main(
+                            eval,
+                            Some(shared),
+                            &clock,
+                            &config,
+                            &pos,
+                            heuristics,
+                            node_budget,
+                            max_depth,
+                            &mut on_iteration,
+                        )
+                    },
                 )
             }
-            _ => (run_main(heuristics), SearchStats::default()),
+            _ => (
+                run_main(
+                    eval,
+                    table,
+                    &clock,
+                    &config,
+                    &pos,
+                    heuristics,
+                    node_budget,
+                    max_depth,
+                    &mut on_iteration,
+                ),
+                SearchStats::default(),
+            ),
         };
         self.heuristics = heuristics;
         stats += &helper_stats;
@@ -197,6 +239,24 @@ impl<E: Evaluator> Searcher<E> {
         });
         result(&pos, done, stats, config.multi_pv)
     }
+}
+
+/// The main thread's iterative deepening on a table of type `T`.
+#[allow(clippy::too_many_arguments, reason = "internal plumbing of the search state")]
+fn run_main<E: Evaluator, T: Table>(
+    eval: &E,
+    table: Option<&T>,
+    clock: &Clock,
+    config: &SearchConfig,
+    pos: &Position,
+    heuristics: Heuristics,
+    node_budget: u64,
+    max_depth: u32,
+    on_iteration: &mut impl FnMut(&Iteration),
+) -> (Option<Completed>, SearchStats, Heuristics) {
+    let mut worker = Worker::new(eval, table, clock, config, pos, heuristics, node_budget);
+    let completed = deepen(&mut worker, pos, 1, max_depth, config, clock, on_iteration);
+    (completed, worker.stats, worker.heuristics)
 }
 
 /// The result for a finished game: a pass with the final score.
@@ -235,7 +295,7 @@ fn result(pos: &Position, done: Completed, stats: SearchStats, multi_pv: bool) -
     }
 }
 
-impl<E: Evaluator> Player for Searcher<E> {
+impl<E: Evaluator, T: Table> Player for Searcher<E, T> {
     /// The algorithm's name: `pvs`, `alphabeta`, `negamax` or `minimax`.
     fn name(&self) -> String {
         match self.config.algorithm {

@@ -39,7 +39,8 @@ pub(crate) fn with_helpers<E: Evaluator, R>(
             .map(|(k, slot)| {
                 let heuristics = std::mem::take(slot);
                 s.spawn(move || {
-                    let mut worker = Worker::new(eval, Some(table), clock, config, pos, heuristics, node_budget);
+                    let mut worker: Worker<'_, E, TranspositionTable> =
+                        Worker::new(eval, Some(table), clock, config, pos, heuristics, node_budget);
                     worker.abortable = true;
                     let first = 1 + (k as u32 + 1) % 2;
                     deepen(&mut worker, pos, first.min(max_depth), max_depth, config, clock, |_| {});

@@ -7,7 +7,7 @@ use crate::score::{DISC, leaf_value};
 use crate::{SearchConfig, SearchStats};
 use othello_eval::Evaluator;
 use othello_rules::{BoardSize, Color, Position, final_score};
-use othello_table::TranspositionTable;
+use othello_table::{BoardTable, Table};
 
 /// How often (in nodes) the clock and the stop flags are read: `Instant::now` costs about as
 /// much as a node, so once every 1024 nodes is free and still reacts within a millisecond.
@@ -15,9 +15,10 @@ const POLL_MASK: u64 = 1023;
 
 /// One search thread: its counters, heuristics and PV table, and shared references to the
 /// evaluation, the table and the clock.
-pub(crate) struct Worker<'a, E: Evaluator> {
+pub(crate) struct Worker<'a, E: Evaluator, T: Table> {
     pub(crate) eval: &'a E,
-    pub(crate) table: Option<&'a TranspositionTable>,
+    /// The table, seen for the board size of the root.
+    pub(crate) table: Option<BoardTable<'a, T>>,
     pub(crate) clock: &'a Clock,
     pub(crate) pvs: bool,
     pub(crate) quiescence: bool,
@@ -39,24 +40,24 @@ pub(crate) struct Worker<'a, E: Evaluator> {
     pub(crate) pv: PvTable,
 }
 
-impl<'a, E: Evaluator> Worker<'a, E> {
+impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
     #[allow(
         clippy::too_many_arguments,
         reason = "internal constructor, every argument is distinct"
     )]
     pub(crate) fn new(
         eval: &'a E,
-        table: Option<&'a TranspositionTable>,
+        table: Option<&'a T>,
         clock: &'a Clock,
         config: &SearchConfig,
         pos: &Position,
         heuristics: Heuristics,
         node_budget: u64,
-    ) -> Worker<'a, E> {
+    ) -> Worker<'a, E, T> {
         let size = pos.size();
         Worker {
             eval,
-            table: if config.algorithm.prunes() { table } else { None },
+            table: table.filter(|_| config.algorithm.prunes()).map(|t| t.for_size(size)),
             clock,
             pvs: config.algorithm == crate::Algorithm::Pvs,
             quiescence: config.quiescence,

@@ -593,3 +593,59 @@ fn the_searcher_is_a_player_reporting_its_search() {
     assert!(pos.is_legal(reply.best_move) && reply.depth >= 1);
     assert!(reply.time < std::time::Duration::from_millis(190), "{:?}", reply.time);
 }
+
+#[test]
+fn the_disc_evaluator_scores_a_three_disc_gain_as_three_hundred() {
+    // Every evaluator returns centi-discs: +3 discs after any opening move is +300, and the
+    // text form's bare `discs` is the same evaluator.
+    let start = Position::start();
+    let mut s = Searcher::new(othello_eval::Discs, SearchConfig::default());
+    assert_eq!(s.search(&start, &Limits::depth(1), |_| {}).score, 300);
+    let bare: othello_eval::WeightedEval = "discs".parse().unwrap();
+    let mut s = Searcher::new(bare, SearchConfig::default());
+    assert_eq!(s.search(&start, &Limits::depth(1), |_| {}).score, 300);
+    // A sure one-disc win (100) now outranks any raw feature count of a leaf.
+    let mut s = Searcher::new(othello_eval::Mobility, SearchConfig::default());
+    let r = s.search(&start, &Limits::depth(2), |_| {});
+    assert_eq!(r.score % 100, 0, "mobility scores whole moves of 100 centi-discs");
+}
+
+#[test]
+fn one_table_serves_every_board_size_and_any_table_type() {
+    use othello_table::LocalTable;
+    // A searcher alternating 6x6 and 8x8 positions keeps its table (the size is part of the
+    // key): every result equals a fresh searcher's; the LocalTable searcher gives the same
+    // move, score and node count as the shared-table one on one thread.
+    let mut rng = SmallRng::seed_from_u64(61);
+    let mut reused = Searcher::new(Mobility, config(Algorithm::Pvs, 1));
+    let mut local: Searcher<Mobility, LocalTable> = Searcher::with_table_type(Mobility, config(Algorithm::Pvs, 1));
+    for i in 0..24 {
+        let size = [BoardSize::Six, BoardSize::Eight][i % 2];
+        let mut pos = Position::start_of(size);
+        for _ in 0..rng.random_range(0..12) {
+            let moves = pos.moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
+        }
+        if pos.is_game_over() {
+            continue;
+        }
+        let limits = Limits::depth(4);
+        let fresh = Searcher::new(Mobility, config(Algorithm::Pvs, 1)).search(&pos, &limits, |_| {});
+        let r = reused.search(&pos, &limits, |_| {});
+        assert_eq!(
+            (r.best_move, r.score, r.depth),
+            (fresh.best_move, fresh.score, fresh.depth),
+            "{pos}"
+        );
+        local.new_game();
+        let l = local.search(&pos, &limits, |_| {});
+        assert_eq!(
+            (l.best_move, l.score, l.nodes),
+            (fresh.best_move, fresh.score, fresh.nodes),
+            "{pos}"
+        );
+    }
+}

@@ -8,14 +8,15 @@
 //! shows that a store overlapped it (a seqlock, see `table.rs`).
 
 use crate::entry::{self, Bound, Entry};
+use crate::sync::AtomicU64;
 use othello_rules::Move;
-use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::Relaxed;
 
 /// Slots per bucket.
 pub(crate) const WAYS: usize = 4;
 
-/// One entry: key (`player`, `opponent`) and packed data word. Layout in [`crate::entry`].
+/// One entry: key (`player`, `opponent`, and the board side in the data word) and packed data
+/// word. Layout in [`crate::entry`].
 #[derive(Default)]
 #[repr(C)]
 pub(crate) struct Slot {
@@ -31,7 +32,9 @@ pub(crate) struct Bucket {
     slots: [Slot; WAYS],
 }
 
+#[cfg(not(loom))]
 const _: () = assert!(size_of::<Slot>() == 24);
+#[cfg(not(loom))]
 const _: () = assert!(size_of::<Bucket>() == 96);
 
 /// What a store did, for the statistics.
@@ -48,10 +51,14 @@ pub(crate) enum StoreOutcome {
 impl Bucket {
     /// The entry of this position, if stored.
     #[inline]
-    pub(crate) fn probe(&self, player: u64, opponent: u64) -> Option<Entry> {
+    pub(crate) fn probe(&self, side: u8, player: u64, opponent: u64) -> Option<Entry> {
         for s in &self.slots {
             let data = s.data.load(Relaxed);
-            if entry::is_occupied(data) && s.player.load(Relaxed) == player && s.opponent.load(Relaxed) == opponent {
+            if entry::is_occupied(data)
+                && entry::side_of(data) == side
+                && s.player.load(Relaxed) == player
+                && s.opponent.load(Relaxed) == opponent
+            {
                 return entry::unpack(data);
             }
         }
@@ -66,6 +73,7 @@ impl Bucket {
     #[expect(clippy::too_many_arguments, reason = "mirrors the public store, plus the generation")]
     pub(crate) fn store(
         &self,
+        side: u8,
         player: u64,
         opponent: u64,
         depth: u8,
@@ -74,7 +82,7 @@ impl Bucket {
         best_move: Option<Move>,
         generation: u8,
     ) -> StoreOutcome {
-        let mut data = entry::pack(depth, score, bound, best_move, generation);
+        let mut data = entry::pack(side, depth, score, bound, best_move, generation);
         let mut empty = None;
         // Victim rank: (entry of the current generation, depth); the lowest rank is evicted.
         let mut victim = 0;
@@ -86,7 +94,7 @@ impl Bucket {
                 empty.get_or_insert(i);
                 continue;
             }
-            if s.player.load(Relaxed) == player && s.opponent.load(Relaxed) == opponent {
+            if entry::side_of(old) == side && s.player.load(Relaxed) == player && s.opponent.load(Relaxed) == opponent {
                 if best_move.is_none() && entry::has_move(old) {
                     data = entry::with_move_of(data, old);
                 }
@@ -139,7 +147,7 @@ pub(crate) fn hash(player: u64, opponent: u64) -> u64 {
     othello_rules::hash::hash_pair(player, opponent)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
 
@@ -163,29 +171,32 @@ mod tests {
         let b = Bucket::default();
         // Four entries of generation 0, depths 5, 2, 7, 2.
         for (k, d) in [(1, 5), (2, 2), (3, 7), (4, 2)] {
-            assert_eq!(b.store(k, 0, d, 0, Bound::Exact, None, 0), StoreOutcome::Filled);
+            assert_eq!(b.store(8, k, 0, d, 0, Bound::Exact, None, 0), StoreOutcome::Filled);
         }
         // Same generation: the shallowest (first of the two depth-2 entries) goes.
-        assert_eq!(b.store(5, 0, 9, 0, Bound::Exact, None, 0), StoreOutcome::Replaced);
-        assert!(b.probe(2, 0).is_none());
-        assert!(b.probe(4, 0).is_some());
+        assert_eq!(b.store(8, 5, 0, 9, 0, Bound::Exact, None, 0), StoreOutcome::Replaced);
+        assert!(b.probe(8, 2, 0).is_none());
+        assert!(b.probe(8, 4, 0).is_some());
         // A new generation: old entries go first, the shallowest old one (key 4) before deeper ones.
-        assert_eq!(b.store(6, 0, 1, 0, Bound::Exact, None, 1), StoreOutcome::Replaced);
-        assert!(b.probe(4, 0).is_none());
-        assert_eq!(b.store(7, 0, 1, 0, Bound::Exact, None, 1), StoreOutcome::Replaced);
-        assert!(b.probe(1, 0).is_none(), "depth 5 of gen 0 goes before depth 1 of gen 1");
-        assert!(b.probe(6, 0).is_some());
+        assert_eq!(b.store(8, 6, 0, 1, 0, Bound::Exact, None, 1), StoreOutcome::Replaced);
+        assert!(b.probe(8, 4, 0).is_none());
+        assert_eq!(b.store(8, 7, 0, 1, 0, Bound::Exact, None, 1), StoreOutcome::Replaced);
+        assert!(
+            b.probe(8, 1, 0).is_none(),
+            "depth 5 of gen 0 goes before depth 1 of gen 1"
+        );
+        assert!(b.probe(8, 6, 0).is_some());
         for k in [3, 5, 6, 7] {
-            assert!(b.probe(k, 0).is_some());
+            assert!(b.probe(8, k, 0).is_some());
         }
     }
 
     #[test]
     fn same_position_is_overwritten_and_keeps_its_move() {
         let b = Bucket::default();
-        b.store(1, 2, 10, 50, Bound::Lower, mv("d3"), 0);
-        assert_eq!(b.store(1, 2, 3, -4, Bound::Upper, None, 1), StoreOutcome::Updated);
-        let e = b.probe(1, 2).unwrap();
+        b.store(8, 1, 2, 10, 50, Bound::Lower, mv("d3"), 0);
+        assert_eq!(b.store(8, 1, 2, 3, -4, Bound::Upper, None, 1), StoreOutcome::Updated);
+        let e = b.probe(8, 1, 2).unwrap();
         assert_eq!(
             e,
             Entry {
@@ -196,11 +207,18 @@ mod tests {
                 generation: 1
             }
         );
-        b.store(1, 2, 4, 6, Bound::Exact, mv("pass"), 1);
-        assert_eq!(b.probe(1, 2).unwrap().best_move, Some(Move::Pass));
+        b.store(8, 1, 2, 4, 6, Bound::Exact, mv("pass"), 1);
+        assert_eq!(b.probe(8, 1, 2).unwrap().best_move, Some(Move::Pass));
         // The swapped position (other side to move) is another key.
-        assert!(b.probe(2, 1).is_none());
+        assert!(b.probe(8, 2, 1).is_none());
+        // The same bitboards on another board size are another key too.
+        assert!(b.probe(6, 1, 2).is_none());
+        assert_eq!(b.store(6, 1, 2, 1, 1, Bound::Exact, None, 1), StoreOutcome::Filled);
+        assert_eq!(
+            (b.probe(6, 1, 2).unwrap().score, b.probe(8, 1, 2).unwrap().score),
+            (1, 6)
+        );
         b.clear();
-        assert!(b.probe(1, 2).is_none());
+        assert!(b.probe(8, 1, 2).is_none());
     }
 }

@@ -11,11 +11,13 @@
 //! | 19     | `best_move`  | [`Move::to_u8`] (0..64 square, 64 pass), 255 = none (bits 24..32) |
 //! | 20     | `generation` | the table's generation when stored (bits 32..40)                 |
 //! | 21     | `bound`      | 0 = empty slot, 1 = exact, 2 = lower, 3 = upper (bits 40..48)    |
-//! | 22..24 | unused       | zero                                                             |
+//! | 22     | `side`       | the board's side length, 4, 6 or 8 (bits 48..56): part of the key |
+//! | 23     | unused       | zero                                                             |
 //!
 //! Bytes 16..24 form one `u64` (the data word), so a slot is three machine words. The key is the
 //! whole side-relative position, so two different positions never share an entry: a hit is only
-//! reported when both bitboards are equal. An empty slot is marked by its bound byte, not by its
+//! reported when both bitboards and the board size are equal (a 6x6 position and an 8x8 one can
+//! have the same bitboards, since smaller boards live in the corner of the 8x8 grid). An empty slot is marked by its bound byte, not by its
 //! key, so even the (impossible in play) position with no discs can be stored.
 
 use othello_rules::Move;
@@ -75,12 +77,30 @@ pub(crate) const EMPTY: u64 = 0;
 
 /// Packs the non-key fields into the data word (see the module docs for the layout).
 #[inline]
-pub(crate) const fn pack(depth: u8, score: i16, bound: Bound, best_move: Option<Move>, generation: u8) -> u64 {
+pub(crate) const fn pack(
+    side: u8,
+    depth: u8,
+    score: i16,
+    bound: Bound,
+    best_move: Option<Move>,
+    generation: u8,
+) -> u64 {
     let mv = match best_move {
         Some(m) => m.to_u8() as u64,
         None => NO_MOVE,
     };
-    (score as u16 as u64) | (depth as u64) << 16 | mv << 24 | (generation as u64) << 32 | bound.code() << 40
+    (score as u16 as u64)
+        | (depth as u64) << 16
+        | mv << 24
+        | (generation as u64) << 32
+        | bound.code() << 40
+        | (side as u64) << 48
+}
+
+/// The board side byte of a data word.
+#[inline]
+pub(crate) const fn side_of(data: u64) -> u8 {
+    (data >> 48) as u8
 }
 
 /// Unpacks a data word; `None` for an empty slot.
@@ -140,12 +160,14 @@ mod tests {
         for mv in moves {
             for bound in [Bound::Exact, Bound::Lower, Bound::Upper] {
                 for (depth, score, generation) in [(0, 0, 0), (255, i16::MIN, 255), (17, i16::MAX, 3), (1, -1, 128)] {
-                    let data = pack(depth, score, bound, mv, generation);
+                    let data = pack(8, depth, score, bound, mv, generation);
                     assert!(is_occupied(data));
+                    assert_eq!(side_of(data), 8);
+                    assert_eq!(side_of(pack(6, depth, score, bound, mv, generation)), 6);
                     assert_eq!(has_move(data), mv.is_some());
                     assert_eq!(depth_of(data), depth);
                     assert_eq!(generation_of(data), generation);
-                    assert_eq!(data >> 48, 0, "bytes 22..24 stay zero");
+                    assert_eq!(data >> 56, 0, "byte 23 stays zero");
                     let e = unpack(data).unwrap();
                     assert_eq!(
                         e,
@@ -166,8 +188,8 @@ mod tests {
 
     #[test]
     fn keeping_the_old_move_changes_only_the_move() {
-        let old = pack(3, 5, Bound::Lower, "c4".parse().ok(), 1);
-        let new = pack(9, -7, Bound::Exact, None, 2);
+        let old = pack(8, 3, 5, Bound::Lower, "c4".parse().ok(), 1);
+        let new = pack(8, 9, -7, Bound::Exact, None, 2);
         let merged = unpack(with_move_of(new, old)).unwrap();
         assert_eq!(
             merged,

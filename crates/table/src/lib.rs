@@ -5,8 +5,11 @@
 //! when the position comes back by another move order. A wrong hit silently corrupts every score
 //! above it, so correctness comes first:
 //!
-//! - **No false hits.** An entry stores the whole side-relative position (both bitboards), and a
-//!   probe returns an entry only when both are equal. The hash only chooses the bucket.
+//! - **No false hits.** An entry stores the whole position (the board size and both
+//!   side-relative bitboards), and a probe returns an entry only when all three are equal, so
+//!   6x6 and 8x8 positions with the same bitboards never meet. The hash only chooses the bucket.
+//! - **One interface.** Both tables implement [`Table`], so a search is generic over them;
+//!   [`Table::for_size`] gives a [`BoardTable`] that fixes the size once for a whole search.
 //! - **No torn entries.** Each bucket belongs to one of up to 1024 stripes chosen by the hash.
 //!   A store holds its stripe's `parking_lot` mutex and makes the stripe's version word odd
 //!   while it writes. A probe takes no lock: it reads the version, the bucket, and the version
@@ -27,25 +30,26 @@
 //! checked at compile time. [`LocalTable`] is the same table without locks for a single thread.
 //!
 //! ```
-//! use othello_rules::{Move, Position};
+//! use othello_rules::{BoardSize, Move, Position};
 //! use othello_table::{Bound, TranspositionTable};
 //!
 //! let tt = TranspositionTable::new(16); // 16 MiB
 //! let pos = Position::start();
-//! let (p, o) = (pos.player().0, pos.opponent().0);
-//! assert!(tt.probe(p, o).is_none());
+//! let (size, p, o) = (pos.size(), pos.player().0, pos.opponent().0);
+//! assert!(tt.probe(size, p, o).is_none());
 //!
-//! tt.store(p, o, 8, 0, Bound::Exact, Some("f5".parse::<Move>().unwrap()));
-//! let e = tt.probe(p, o).unwrap();
+//! tt.store(size, p, o, 8, 0, Bound::Exact, Some("f5".parse::<Move>().unwrap()));
+//! let e = tt.probe(size, p, o).unwrap();
 //! assert_eq!((e.depth, e.score, e.bound), (8, 0, Bound::Exact));
 //! assert_eq!(e.best_move.unwrap().to_string(), "f5");
-//! // The same discs with the other side to move are another position.
-//! assert!(tt.probe(o, p).is_none());
+//! // The same discs with the other side to move, or on a 6x6 board, are other positions.
+//! assert!(tt.probe(size, o, p).is_none());
+//! assert!(tt.probe(BoardSize::Six, p, o).is_none());
 //!
 //! tt.new_search(); // entries stay, but are now the first candidates for replacement
-//! assert_eq!(tt.probe(p, o).unwrap().generation, 0);
+//! assert_eq!(tt.probe(size, p, o).unwrap().generation, 0);
 //! let s = tt.stats();
-//! assert_eq!((s.probes, s.hits, s.stores), (4, 2, 1));
+//! assert_eq!((s.probes, s.hits, s.stores), (5, 2, 1));
 //! ```
 
 #![deny(missing_docs)]
@@ -55,9 +59,15 @@ mod bucket;
 mod entry;
 mod local;
 mod stats;
+mod sync;
 mod table;
+mod traits;
 
 pub use entry::{Bound, Entry};
 pub use local::LocalTable;
 pub use stats::TableStats;
 pub use table::TranspositionTable;
+pub use traits::{BoardTable, Table};
+
+#[cfg(all(test, loom))]
+mod loom_model;

@@ -2,7 +2,7 @@
 
 use crate::bucket::{self, Bucket, StoreOutcome};
 use crate::{Bound, Entry, TableStats};
-use othello_rules::Move;
+use othello_rules::{BoardSize, Move};
 use std::cell::Cell;
 use std::fmt;
 
@@ -15,8 +15,9 @@ use std::fmt;
 /// use othello_table::{Bound, LocalTable};
 ///
 /// let tt = LocalTable::new(1);
-/// tt.store(0b11, 0b100, 4, -20, Bound::Upper, None);
-/// assert_eq!(tt.probe(0b11, 0b100).unwrap().bound, Bound::Upper);
+/// let size = othello_rules::BoardSize::Eight;
+/// tt.store(size, 0b11, 0b100, 4, -20, Bound::Upper, None);
+/// assert_eq!(tt.probe(size, 0b11, 0b100).unwrap().bound, Bound::Upper);
 /// ```
 pub struct LocalTable {
     buckets: Box<[Bucket]>,
@@ -55,10 +56,10 @@ impl LocalTable {
         self.stats.set(s);
     }
 
-    /// A copy of the entry of this position, if stored.
+    /// A copy of the entry of this position (board size and bitboards), if stored.
     #[inline]
-    pub fn probe(&self, player: u64, opponent: u64) -> Option<Entry> {
-        let found = self.bucket(player, opponent).probe(player, opponent);
+    pub fn probe(&self, size: BoardSize, player: u64, opponent: u64) -> Option<Entry> {
+        let found = self.bucket(player, opponent).probe(size.side(), player, opponent);
         self.count(|s| {
             s.probes += 1;
             s.hits += found.is_some() as u64;
@@ -68,11 +69,31 @@ impl LocalTable {
 
     /// Stores a result for this position, as [`crate::TranspositionTable::store`].
     #[inline]
-    pub fn store(&self, player: u64, opponent: u64, depth: u8, score: i16, bound: Bound, best_move: Option<Move>) {
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the key (size, player, opponent) and the entry's fields"
+    )]
+    pub fn store(
+        &self,
+        size: BoardSize,
+        player: u64,
+        opponent: u64,
+        depth: u8,
+        score: i16,
+        bound: Bound,
+        best_move: Option<Move>,
+    ) {
         let generation = self.generation.get();
-        let outcome = self
-            .bucket(player, opponent)
-            .store(player, opponent, depth, score, bound, best_move, generation);
+        let outcome = self.bucket(player, opponent).store(
+            size.side(),
+            player,
+            opponent,
+            depth,
+            score,
+            bound,
+            best_move,
+            generation,
+        );
         self.count(|s| {
             s.stores += 1;
             s.replacements += (outcome == StoreOutcome::Replaced) as u64;

@@ -2,12 +2,11 @@
 //! under a stripe of `parking_lot` mutexes.
 
 use crate::bucket::{self, Bucket, StoreOutcome};
+use crate::sync::{AtomicU8, AtomicU64, Lock, fence};
 use crate::{Bound, Entry, TableStats};
-use othello_rules::Move;
-use parking_lot::Mutex;
+use othello_rules::{BoardSize, Move};
 use std::fmt;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
-use std::sync::atomic::{AtomicU8, AtomicU64, fence};
 
 /// Most stripes a table has (fewer when it has fewer buckets). 1024 stripes make two threads
 /// meet on the same stripe about once in a thousand accesses, for 64 KiB of stripes.
@@ -25,10 +24,9 @@ const PROBE_ATTEMPTS: usize = 4;
 /// The version is even when no store is in progress on the stripe. A writer (holding `lock`)
 /// makes it odd, writes its bucket, and makes it even again, so a reader that sees the same
 /// even version before and after reading a bucket knows no store overlapped its read.
-#[derive(Default)]
 #[repr(align(64))]
-struct Stripe {
-    lock: Mutex<()>,
+pub(crate) struct Stripe {
+    lock: Lock,
     version: AtomicU64,
     /// Probes that found their position (lock-free: `fetch_add`).
     hits: AtomicU64,
@@ -40,13 +38,27 @@ struct Stripe {
     replacements: AtomicU64,
 }
 
+#[cfg(not(loom))]
 const _: () = assert!(size_of::<Stripe>() == 64);
+
+impl Default for Stripe {
+    fn default() -> Stripe {
+        Stripe {
+            lock: Lock::default(),
+            version: AtomicU64::new(0),
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
+            plain_stores: AtomicU64::new(0),
+            replacements: AtomicU64::new(0),
+        }
+    }
+}
 
 impl Stripe {
     /// Runs `write` (which modifies buckets of this stripe) under the lock, with the version
     /// odd while it runs.
     #[inline]
-    fn write<R>(&self, write: impl FnOnce() -> R) -> R {
+    pub(crate) fn write<R>(&self, write: impl FnOnce() -> R) -> R {
         let _guard = self.lock.lock();
         let v = self.version.load(Relaxed);
         self.version.store(v.wrapping_add(1), Relaxed);
@@ -81,13 +93,14 @@ impl Stripe {
 /// use std::thread;
 ///
 /// let tt = TranspositionTable::new(1);
+/// let size = othello_rules::BoardSize::Eight;
 /// thread::scope(|s| {
 ///     for t in 0..4u64 {
 ///         let tt = &tt;
-///         s.spawn(move || tt.store(1 << t, 1 << 40, 5, t as i16, Bound::Exact, None));
+///         s.spawn(move || tt.store(size, 1 << t, 1 << 40, 5, t as i16, Bound::Exact, None));
 ///     }
 /// });
-/// assert_eq!(tt.probe(1 << 3, 1 << 40).unwrap().score, 3);
+/// assert_eq!(tt.probe(size, 1 << 3, 1 << 40).unwrap().score, 3);
 /// assert_eq!(tt.stats().stores, 4);
 /// ```
 pub struct TranspositionTable {
@@ -127,15 +140,16 @@ impl TranspositionTable {
         (&self.buckets[b], &self.stripes[b >> self.shift])
     }
 
-    /// A copy of the entry of this position, if stored.
+    /// A copy of the entry of this position (board size and side-relative bitboards), if
+    /// stored.
     ///
     /// Takes no lock and never waits: the bucket is read between two reads of its stripe's
     /// version and the result is used only if no store overlapped (otherwise the read is
     /// retried a few times, then reported as a miss).
     #[inline]
-    pub fn probe(&self, player: u64, opponent: u64) -> Option<Entry> {
+    pub fn probe(&self, size: BoardSize, player: u64, opponent: u64) -> Option<Entry> {
         let (bucket, stripe) = self.locate(player, opponent);
-        let found = Self::read(bucket, stripe, player, opponent);
+        let found = Self::read(bucket, stripe, size.side(), player, opponent);
         let counter = if found.is_some() { &stripe.hits } else { &stripe.misses };
         counter.fetch_add(1, Relaxed);
         found
@@ -143,11 +157,11 @@ impl TranspositionTable {
 
     /// The seqlock read of `bucket`: `None` if absent or if every attempt overlapped a store.
     #[inline]
-    fn read(bucket: &Bucket, stripe: &Stripe, player: u64, opponent: u64) -> Option<Entry> {
+    pub(crate) fn read(bucket: &Bucket, stripe: &Stripe, side: u8, player: u64, opponent: u64) -> Option<Entry> {
         for _ in 0..PROBE_ATTEMPTS {
             let before = stripe.version.load(Acquire);
             if before & 1 == 0 {
-                let found = bucket.probe(player, opponent);
+                let found = bucket.probe(side, player, opponent);
                 // Orders the slot loads before the second version load: if any of them saw a
                 // store made after `before`, this load sees that store's odd version or later.
                 fence(Acquire);
@@ -155,22 +169,45 @@ impl TranspositionTable {
                     return found;
                 }
             }
-            std::hint::spin_loop();
+            crate::sync::spin_loop();
         }
         None
     }
 
-    /// Stores a result for this position, stamped with the current generation.
+    /// Stores a result for this position (board size and side-relative bitboards), stamped
+    /// with the current generation.
     ///
     /// If the position is already stored its entry is overwritten (keeping its best move when
     /// `best_move` is `None`); otherwise the entry goes to an empty slot of its bucket, else
     /// replaces an entry of an older generation, else the shallowest entry.
     #[inline]
-    pub fn store(&self, player: u64, opponent: u64, depth: u8, score: i16, bound: Bound, best_move: Option<Move>) {
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the key (size, player, opponent) and the entry's fields"
+    )]
+    pub fn store(
+        &self,
+        size: BoardSize,
+        player: u64,
+        opponent: u64,
+        depth: u8,
+        score: i16,
+        bound: Bound,
+        best_move: Option<Move>,
+    ) {
         let generation = self.generation.load(Relaxed);
         let (bucket, stripe) = self.locate(player, opponent);
         stripe.write(|| {
-            let outcome = bucket.store(player, opponent, depth, score, bound, best_move, generation);
+            let outcome = bucket.store(
+                size.side(),
+                player,
+                opponent,
+                depth,
+                score,
+                bound,
+                best_move,
+                generation,
+            );
             let counter = if outcome == StoreOutcome::Replaced {
                 &stripe.replacements
             } else {
@@ -262,9 +299,11 @@ impl fmt::Debug for TranspositionTable {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(loom)))]
 mod tests {
     use super::*;
+
+    const E: BoardSize = BoardSize::Eight;
 
     #[test]
     fn is_send_and_sync() {
@@ -288,9 +327,9 @@ mod tests {
         let t = TranspositionTable::new(0);
         let v = || t.stripes[0].version.load(Relaxed);
         assert_eq!(v(), 0);
-        t.store(1, 2, 3, 4, Bound::Exact, None);
+        t.store(E, 1, 2, 3, 4, Bound::Exact, None);
         assert_eq!(v(), 2);
-        assert!(t.probe(1, 2).is_some() && t.probe(2, 1).is_none());
+        assert!(t.probe(E, 1, 2).is_some() && t.probe(E, 2, 1).is_none());
         assert_eq!(v(), 2);
         t.clear();
         assert_eq!(v(), 4);
@@ -299,13 +338,13 @@ mod tests {
     #[test]
     fn a_probe_during_a_store_is_a_miss_and_never_reads_the_bucket() {
         let t = TranspositionTable::new(0);
-        t.store(1, 2, 3, 4, Bound::Exact, None);
+        t.store(E, 1, 2, 3, 4, Bound::Exact, None);
         let stripe = &t.stripes[0];
         // A store in progress (odd version): the entry is there, but the probe must not use it.
         stripe.version.store(3, Relaxed);
-        assert_eq!(t.probe(1, 2), None);
+        assert_eq!(t.probe(E, 1, 2), None);
         stripe.version.store(4, Relaxed);
-        assert_eq!(t.probe(1, 2).unwrap().score, 4);
+        assert_eq!(t.probe(E, 1, 2).unwrap().score, 4);
         let s = t.stats();
         assert_eq!((s.probes, s.hits, s.stores, s.replacements), (2, 1, 1, 0));
     }

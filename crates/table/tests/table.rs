@@ -2,14 +2,17 @@
 //! replacement policy against a slow model, clear and resize, statistics, and concurrent use
 //! without torn or wrong entries.
 
-use othello_rules::{Move, Position};
-use othello_table::{Bound, Entry, LocalTable, TableStats, TranspositionTable};
+use othello_rules::{BoardSize, Move, Position};
+use othello_table::{Bound, Entry, LocalTable, Table, TableStats, TranspositionTable};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
+
+/// The board size of the positions these tests store.
+const E: BoardSize = BoardSize::Eight;
 
 const BOUNDS: [Bound; 3] = [Bound::Exact, Bound::Lower, Bound::Upper];
 
@@ -48,7 +51,7 @@ fn store_then_probe_returns_what_was_stored() {
     let mut model = HashMap::new();
     for &(p, o) in &keys {
         let (d, s, b, m) = random_entry(&mut rng);
-        tt.store(p, o, d, s, b, m);
+        tt.store(E, p, o, d, s, b, m);
         model.insert(
             (p, o),
             Entry {
@@ -63,20 +66,20 @@ fn store_then_probe_returns_what_was_stored() {
     let mut hits = 0;
     for &(p, o) in &keys {
         // 2000 keys over 43690 buckets of 4: a bucket overflowing is the only way to miss.
-        if let Some(e) = tt.probe(p, o) {
+        if let Some(e) = tt.probe(E, p, o) {
             assert_eq!(e, model[&(p, o)]);
             hits += 1;
         }
         // The same discs with the other side to move were never stored (unless they were).
-        if let Some(e) = tt.probe(o, p) {
+        if let Some(e) = tt.probe(E, o, p) {
             assert_eq!(Some(&e), model.get(&(o, p)));
         }
     }
     assert!(hits >= 1990, "{hits} hits of 2000");
     for b in BOUNDS {
         let (p, o) = keys[0];
-        tt.store(p, o, 3, -1234, b, None);
-        let e = tt.probe(p, o).unwrap();
+        tt.store(E, p, o, 3, -1234, b, None);
+        let e = tt.probe(E, p, o).unwrap();
         assert_eq!((e.bound, e.score, e.depth), (b, -1234, 3));
     }
 }
@@ -146,15 +149,15 @@ fn replacement_policy_matches_the_model() {
                     // Few depths, so that ties and the generation rule both matter.
                     let d = rng.random_range(0..4);
                     let (_, s, b, m) = random_entry(&mut rng);
-                    tt.store(key.0, key.1, d, s, b, m);
-                    local.store(key.0, key.1, d, s, b, m);
+                    tt.store(E, key.0, key.1, d, s, b, m);
+                    local.store(E, key.0, key.1, d, s, b, m);
                     expected.stores += 1;
                     expected.replacements += model.store(key, d, s, b, m) as u64;
                 }
                 _ => {
                     let want = model.probe(key);
-                    assert_eq!(tt.probe(key.0, key.1), want);
-                    assert_eq!(local.probe(key.0, key.1), want);
+                    assert_eq!(tt.probe(E, key.0, key.1), want);
+                    assert_eq!(local.probe(E, key.0, key.1), want);
                     expected.probes += 1;
                     expected.hits += want.is_some() as u64;
                 }
@@ -170,20 +173,20 @@ fn deep_entries_survive_shallow_ones_and_old_generations_go_first() {
     let keys = positions(8, 5);
     let tt = TranspositionTable::new(0);
     for (i, &(p, o)) in keys[..4].iter().enumerate() {
-        tt.store(p, o, 20 + i as u8, 0, Bound::Exact, None);
+        tt.store(E, p, o, 20 + i as u8, 0, Bound::Exact, None);
     }
     // Shallow entries of the same generation keep evicting each other, never the deep ones.
     for &(p, o) in &keys[4..] {
-        tt.store(p, o, 1, 0, Bound::Lower, None);
+        tt.store(E, p, o, 1, 0, Bound::Lower, None);
     }
-    let present: Vec<bool> = keys.iter().map(|&(p, o)| tt.probe(p, o).is_some()).collect();
+    let present: Vec<bool> = keys.iter().map(|&(p, o)| tt.probe(E, p, o).is_some()).collect();
     assert_eq!(present, [false, true, true, true, false, false, false, true]);
     // After a new search old entries go first, the shallowest old one (key 7) before the deep ones.
     tt.new_search();
     assert_eq!(tt.generation(), 1);
-    tt.store(keys[4].0, keys[4].1, 0, 0, Bound::Upper, None);
-    tt.store(keys[5].0, keys[5].1, 0, 0, Bound::Upper, None);
-    let present: Vec<bool> = keys.iter().map(|&(p, o)| tt.probe(p, o).is_some()).collect();
+    tt.store(E, keys[4].0, keys[4].1, 0, 0, Bound::Upper, None);
+    tt.store(E, keys[5].0, keys[5].1, 0, 0, Bound::Upper, None);
+    let present: Vec<bool> = keys.iter().map(|&(p, o)| tt.probe(E, p, o).is_some()).collect();
     assert_eq!(present, [false, false, true, true, true, true, false, false]);
     assert_eq!(tt.stats().replacements, 6);
 }
@@ -196,10 +199,10 @@ fn clear_and_resize_empty_the_table() {
     assert_eq!(tt.capacity(), 4 * 8192);
     let fill = |tt: &TranspositionTable| {
         for (i, &(p, o)) in keys.iter().enumerate() {
-            tt.store(p, o, 1, i as i16, Bound::Exact, None);
+            tt.store(E, p, o, 1, i as i16, Bound::Exact, None);
         }
     };
-    let count = |tt: &TranspositionTable| keys.iter().filter(|&&(p, o)| tt.probe(p, o).is_some()).count();
+    let count = |tt: &TranspositionTable| keys.iter().filter(|&&(p, o)| tt.probe(E, p, o).is_some()).count();
     fill(&tt);
     assert_eq!(count(&tt), 500);
     tt.new_search();
@@ -220,9 +223,9 @@ fn clear_and_resize_empty_the_table() {
     assert_eq!(tt.capacity(), 4);
 
     let mut local = LocalTable::new(1);
-    local.store(1, 2, 3, 4, Bound::Lower, None);
+    local.store(E, 1, 2, 3, 4, Bound::Lower, None);
     local.clear();
-    assert_eq!(local.probe(1, 2), None);
+    assert_eq!(local.probe(E, 1, 2), None);
     local.resize(0);
     assert_eq!((local.capacity(), local.mib()), (4, 0));
 }
@@ -255,8 +258,8 @@ fn hammer(tt: &TranspositionTable, keys: &[(u64, u64)], threads: usize, time: Du
                     let (p, o) = keys[rng.random_range(0..keys.len())];
                     let (d, s, b, m) = contents(p, o);
                     if rng.random_range(0..2) == 0 {
-                        tt.store(p, o, d, s, b, m);
-                    } else if let Some(e) = tt.probe(p, o) {
+                        tt.store(E, p, o, d, s, b, m);
+                    } else if let Some(e) = tt.probe(E, p, o) {
                         assert_eq!(
                             (e.depth, e.score, e.bound, e.best_move),
                             (d, s, b, m),
@@ -314,4 +317,85 @@ fn many_threads_never_see_torn_or_wrong_entries() {
     // The same with concurrent clears.
     let chaos = TranspositionTable::new(1);
     assert!(hammer(&chaos, &keys, 4, time, true) > 1000);
+}
+
+#[test]
+fn board_size_is_part_of_the_key_in_both_tables() {
+    // 6x6 and 8x8 (and 4x4) positions can have the same bitboards: a 6x6 board lives in the
+    // corner of the 8x8 grid. One table holds them side by side and never crosses them.
+    fn check<T: Table>(t: &T) {
+        let six = Position::start_of(BoardSize::Six);
+        let (p, o) = (six.player().0, six.opponent().0);
+        let sizes = [BoardSize::Four, BoardSize::Six, BoardSize::Eight];
+        for size in sizes {
+            assert!(t.probe(size, p, o).is_none());
+        }
+        t.store(BoardSize::Six, p, o, 6, 66, Bound::Exact, "a1".parse().ok());
+        assert_eq!(t.probe(BoardSize::Six, p, o).unwrap().score, 66);
+        assert!(t.probe(BoardSize::Eight, p, o).is_none(), "no 8x8 hit for a 6x6 entry");
+        assert!(t.probe(BoardSize::Four, p, o).is_none());
+        t.store(BoardSize::Eight, p, o, 8, 88, Bound::Lower, None);
+        // Both live side by side; the 8x8 store did not overwrite (or take the move of) the 6x6.
+        let (e6, e8) = (
+            t.probe(BoardSize::Six, p, o).unwrap(),
+            t.probe(BoardSize::Eight, p, o).unwrap(),
+        );
+        assert_eq!((e6.score, e6.depth, e6.bound), (66, 6, Bound::Exact));
+        assert_eq!(e6.best_move, "a1".parse().ok());
+        assert_eq!(
+            (e8.score, e8.depth, e8.bound, e8.best_move),
+            (88, 8, Bound::Lower, None)
+        );
+        // Through a view per size, the same.
+        assert_eq!(t.for_size(BoardSize::Six).probe(p, o).unwrap().score, 66);
+        assert_eq!(t.for_size(BoardSize::Eight).probe(p, o).unwrap().score, 88);
+        t.for_size(BoardSize::Four).store(p, o, 4, 44, Bound::Upper, None);
+        let scores: Vec<i16> = sizes.iter().map(|&s| t.probe(s, p, o).unwrap().score).collect();
+        assert_eq!(scores, [44, 66, 88]);
+        // Many positions of each size with the same bitboards, no cross hits.
+        for (i, &(p, o)) in positions(300, 9).iter().enumerate() {
+            t.store(BoardSize::Six, p, o, 1, i as i16, Bound::Exact, None);
+            assert_eq!(t.probe(BoardSize::Eight, p, o).map(|e| e.score), None);
+            t.store(BoardSize::Eight, p, o, 1, -(i as i16), Bound::Exact, None);
+            if let (Some(a), Some(b)) = (t.probe(BoardSize::Six, p, o), t.probe(BoardSize::Eight, p, o)) {
+                assert_eq!((a.score, b.score), (i as i16, -(i as i16)));
+            }
+        }
+    }
+    check(&TranspositionTable::new(4));
+    check(&LocalTable::new(4));
+}
+
+#[test]
+fn a_table_probed_through_the_trait_from_several_threads() {
+    // Generic code over `Table` with a table several threads share: each thread stores its own
+    // positions and probes everyone's; every hit is what its writer stored.
+    fn run<T: Table + Sync>(t: &T) -> u64 {
+        let keys = positions(400, 11);
+        let hits = AtomicU64::new(0);
+        thread::scope(|s| {
+            for k in 0..4usize {
+                let (keys, hits) = (&keys, &hits);
+                s.spawn(move || {
+                    for round in 0..20 {
+                        for (i, &(p, o)) in keys.iter().enumerate() {
+                            if i % 4 == k && round == 0 {
+                                let (d, sc, b, m) = contents(p, o);
+                                t.store(E, p, o, d, sc, b, m);
+                            } else if let Some(e) = t.probe(E, p, o) {
+                                let (d, sc, b, m) = contents(p, o);
+                                assert_eq!((e.depth, e.score, e.bound, e.best_move), (d, sc, b, m));
+                                hits.fetch_add(1, Ordering::Relaxed);
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        hits.into_inner()
+    }
+    let tt = TranspositionTable::new(4);
+    assert!(tt.as_shared().is_some() && LocalTable::new(0).as_shared().is_none());
+    assert!(run(&tt) > 0);
+    assert_eq!(Table::stats(&tt).stores, 400);
 }

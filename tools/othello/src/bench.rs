@@ -31,6 +31,10 @@ pub struct BenchArgs {
     /// Transposition table size in MiB (the engine spec's `tt`; the default engine's if omitted).
     #[arg(long)]
     hash: Option<usize>,
+    /// The search engine benchmarked (`pvs`, `alphabeta`, ... with keys such as
+    /// `eval=pattern`); its depth is `--depth`. The signature is that of the default `pvs`.
+    #[arg(long, default_value = "pvs")]
+    engine: String,
     /// Count perft leaves instead of searching (the rules-only workload).
     #[arg(long)]
     perft: bool,
@@ -115,8 +119,27 @@ pub fn run(args: &BenchArgs) -> CliResult {
                 .map(|b| b.parse::<Position>().expect("embedded endgames parse")),
         );
     }
-    // The default engine: what `--engine pvs` builds.
-    let (mut config, eval) = search_config(&mut Spec::from_str("pvs")?, Algorithm::Pvs)?;
+    // The default engine is what `--engine pvs` builds.
+    let mut spec = Spec::from_str(&args.engine)?;
+    let algorithm = match spec.name.as_str() {
+        "pvs" => Algorithm::Pvs,
+        "alphabeta" | "ab" => Algorithm::AlphaBeta,
+        "negamax" => Algorithm::Negamax,
+        "minimax" => Algorithm::Minimax,
+        other => {
+            return Err(input(format!(
+                "bad --engine '{other}': expected a search engine (pvs, alphabeta, negamax, minimax)"
+            )));
+        }
+    };
+    let (mut config, eval) = search_config(&mut spec, algorithm)?;
+    let known: Vec<&str> = crate::engine::SEARCH_KEYS
+        .iter()
+        .copied()
+        .filter(|k| !matches!(*k, "depth" | "time" | "nodes"))
+        .collect();
+    spec.finish(&known)?;
+    eval.check_size(othello_rules::BoardSize::Eight)?;
     config.threads = args.threads;
     if let Some(mib) = args.hash {
         config.tt_mib = crate::input::check_hash(mib, "--hash")?;

@@ -1,13 +1,13 @@
 //! The players the CLI can build from a spec: the closed set of concrete types, chosen once.
 //!
 //! `pvs`, `alphabeta`, `negamax`, `minimax` (the search crate, generic over the evaluation,
-//! compiled here for [`WeightedEval`]), `mcts` (the MCTS crate) and `random` (a seeded uniform
+//! compiled here for [`CliEval`]: hand features or patterns), `mcts` (the MCTS crate) and `random` (a seeded uniform
 //! random player, the baseline).
 
 use crate::error::{CliResult, input};
+use crate::evalspec::CliEval;
 use crate::spec::Spec;
 use othello_engine::RandomPlayer;
-use othello_eval::WeightedEval;
 use othello_mcts::{Mcts, MctsConfig, PlayoutPolicy};
 use othello_rules::{Move, Position};
 use othello_search::{Algorithm, Limits, SearchConfig, SearchResult, Searcher, TimeLimit};
@@ -19,6 +19,7 @@ pub const SEARCH_KEYS: &[&str] = &[
     "time",
     "nodes",
     "eval",
+    "weights",
     "tt",
     "threads",
     "quiescence",
@@ -51,7 +52,7 @@ pub enum Engine {
     /// A tree search with its limits.
     Search {
         /// The searcher.
-        searcher: Box<Searcher<WeightedEval>>,
+        searcher: Box<Searcher<CliEval>>,
         /// Its limits per move.
         limits: Limits,
     },
@@ -112,20 +113,13 @@ pub fn search_limits(spec: &mut Spec) -> CliResult<Limits> {
 }
 
 /// The search configuration of a spec (everything but the limits).
-pub fn search_config(spec: &mut Spec, algorithm: Algorithm) -> CliResult<(SearchConfig, WeightedEval)> {
+pub fn search_config(spec: &mut Spec, algorithm: Algorithm) -> CliResult<(SearchConfig, CliEval)> {
     let quiescence = DEFAULT_QUIESCENCE && algorithm.prunes();
     let mut config = SearchConfig::default()
         .with_algorithm(algorithm)
         .with_quiescence(quiescence);
-    let eval = match spec.raw("eval") {
-        None => WeightedEval::default(),
-        Some(text) => text.parse::<WeightedEval>().map_err(|e| {
-            input(format!(
-                "bad value '{text}' for key 'eval' of engine '{}': {e}",
-                spec.name
-            ))
-        })?,
-    };
+    let (text, weights) = (spec.raw("eval"), spec.raw("weights"));
+    let eval = CliEval::parse(text.as_deref(), weights.as_deref(), &spec.name)?;
     if let Some(tt) = spec.get::<usize>("tt", "a size in MiB")? {
         config.tt_mib = crate::input::hash_ok(tt).map_err(|why| {
             input(format!(
@@ -290,19 +284,14 @@ impl Engine {
         }
     }
 
-    /// Tells the player a move was played (both sides' moves), for tree reuse.
-    pub fn observe(&mut self, mv: Move) {
-        if let Engine::Mcts { mcts, .. } = self {
-            mcts.advance(mv);
-        }
-    }
-
-    /// Forgets everything learned in the previous game.
-    pub fn new_game(&mut self) {
+    /// Refuses a board size this player cannot play (the pattern evaluation is 8x8 only).
+    ///
+    /// # Errors
+    /// The size, as bad input.
+    pub fn check_size(&self, size: othello_rules::BoardSize) -> CliResult {
         match self {
-            Engine::Search { searcher, .. } => searcher.new_game(),
-            Engine::Mcts { mcts, .. } => mcts.new_game(),
-            Engine::Random(_) => {}
+            Engine::Search { searcher, .. } => searcher.evaluator().check_size(size),
+            _ => Ok(()),
         }
     }
 

@@ -15,9 +15,12 @@
 //! clap's tip line when it has one).
 #![forbid(unsafe_code)]
 
+pub mod arena;
 pub mod bench;
+pub mod build_info;
 pub mod engine;
 pub mod error;
+pub mod evalspec;
 pub mod input;
 pub mod nboard;
 pub mod output;

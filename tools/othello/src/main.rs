@@ -10,7 +10,7 @@ use othello_cli::{bench, nboard, perft, play, search_cmd, show, solve};
 
 /// Othello engine toolkit: perft, benchmarks, search, solving, matches.
 #[derive(Parser, Debug)]
-#[command(name = "othello", version, about, propagate_version = true)]
+#[command(name = "othello", version = othello_cli::build_info::VERSION, about, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

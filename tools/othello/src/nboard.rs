@@ -13,9 +13,9 @@
 
 use crate::engine::{search_config, search_limits};
 use crate::error::{CliResult, input};
+use crate::evalspec::CliEval;
 use crate::search_cmd::discs;
 use crate::spec::Spec;
-use othello_eval::WeightedEval;
 use othello_rules::{Color, Move, Position};
 use othello_search::{Limits, SearchResult, Searcher};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -130,13 +130,15 @@ impl Default for SessionConfig {
 }
 
 struct Session<W: Write> {
-    searcher: Searcher<WeightedEval>,
+    searcher: Searcher<CliEval>,
     config: SessionConfig,
     depth: u32,
     pos: Position,
     out: W,
     /// Set when the output is closed: the session ends.
     closed: bool,
+    /// The clock of the last `set game` (its `TI[]` and move times), if it had one.
+    clock: Option<othello_engine::GameClock>,
     stop: Arc<AtomicBool>,
     end_of_input: Arc<AtomicBool>,
     pings_seen: Arc<AtomicU64>,
@@ -176,7 +178,11 @@ impl<W: Write> Session<W> {
         if self.pings_seen.load(Ordering::SeqCst) > self.pings_done || self.end_of_input.load(Ordering::SeqCst) {
             self.stop.store(true, Ordering::SeqCst);
         }
-        Limits::depth(self.depth).with_stop(self.stop.clone())
+        let limits = Limits::depth(self.depth).with_stop(self.stop.clone());
+        match self.clock {
+            Some(clock) => limits.with_clock(clock),
+            None => limits,
+        }
     }
 
     /// Searches the current position, streaming a line per completed iteration (`nodestats`;
@@ -225,6 +231,10 @@ impl<W: Write> Session<W> {
                 }
                 Some("game") => {
                     let ggf = line.split_once("game").map(|(_, g)| g.trim()).unwrap_or("");
+                    self.clock = ggf
+                        .parse::<othello_rules::GgfGame>()
+                        .ok()
+                        .and_then(|g| crate::arena::clock::ggf_clock(&g));
                     match parse_ggf(ggf) {
                         Ok(p) => self.pos = p,
                         Err(e) => self.diagnose(&format!("bad game: {e}")),
@@ -299,7 +309,7 @@ impl<W: Write> Session<W> {
 ///
 /// # Errors
 /// Bad input naming the problem with the spec.
-pub fn searcher_from_spec(engine: &str) -> CliResult<(Searcher<WeightedEval>, u32)> {
+pub fn searcher_from_spec(engine: &str) -> CliResult<(Searcher<CliEval>, u32)> {
     let mut spec: Spec = engine.parse()?;
     let algorithm = match spec.name.as_str() {
         "pvs" => othello_search::Algorithm::Pvs,
@@ -322,7 +332,7 @@ pub fn searcher_from_spec(engine: &str) -> CliResult<(Searcher<WeightedEval>, u3
 /// Speaks NBoard on `input` and `output` until the input ends (or `quit`, or the output
 /// closes), then returns once every line read before the end has been answered. A running
 /// search is stopped at the end of the input.
-pub fn serve<R, W>(searcher: Searcher<WeightedEval>, config: SessionConfig, input: R, output: W)
+pub fn serve<R, W>(searcher: Searcher<CliEval>, config: SessionConfig, input: R, output: W)
 where
     R: Read + Send + 'static,
     W: Write,
@@ -368,6 +378,7 @@ where
         pos: Position::start(),
         out: output,
         closed: false,
+        clock: None,
         stop,
         end_of_input,
         pings_seen,

@@ -1,6 +1,8 @@
 //! `othello perft`.
 
-use crate::error::CliResult;
+mod split;
+
+use crate::error::{CliResult, input};
 use crate::input::{check_hash, check_threads};
 use crate::output::Output;
 use othello_rules::{Position, perft};
@@ -35,6 +37,18 @@ pub struct PerftArgs {
     /// Worker threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Print only the count at --depth, not one line per depth.
+    #[arg(long)]
+    leaf_only: bool,
+    /// Count each position of this file ("-": standard input) at --depth, one "<board> X" per
+    /// line (blank lines and lines starting with # skipped): one result line per position.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "moves", "size", "divide", "split"])]
+    positions: Option<String>,
+    /// Instead of counting, print the distinct positions this many plies below (one per
+    /// symmetry class, with the number of move sequences reaching it), then the number of
+    /// games that ended above that ply.
+    #[arg(long, value_name = "PLY", allow_negative_numbers = true, conflicts_with = "divide")]
+    split: Option<i64>,
     /// JSON Lines output.
     #[arg(long)]
     json: bool,
@@ -42,26 +56,34 @@ pub struct PerftArgs {
 
 /// Runs `othello perft`.
 pub fn run(args: &PerftArgs) -> CliResult {
-    let pos = args
-        .setup
-        .position(args.position.as_deref().or(args.position_option.as_deref()))?;
     let depth = crate::check_depth(args.depth, 64)?;
     check_threads(args.threads, "--threads")?;
     check_hash(args.hash, "--hash")?;
     let out = Output::new(args.json);
-    let count = |pos: &Position, d: u32| -> u64 {
-        if args.threads > 1 {
-            perft::perft_parallel(pos, d, args.threads, args.hash)
-        } else if args.hash > 0 {
-            perft::perft_hashed(pos, d, args.hash)
-        } else {
-            perft::perft(pos, d)
-        }
+    if let Some(file) = &args.positions {
+        return run_positions(args, file, depth, out);
+    }
+    let pos = args
+        .setup
+        .position(args.position.as_deref().or(args.position_option.as_deref()))?;
+    if let Some(ply) = args.split {
+        let ply = u32::try_from(ply)
+            .ok()
+            .filter(|&p| p <= 64)
+            .ok_or_else(|| input(format!("bad --split {ply}: expected 0 to 64")))?;
+        print_split(&pos, ply, out);
+        return Ok(());
+    }
+    // One table for every depth (and every thread): its entries stay valid from depth to depth.
+    let table = (args.hash > 0).then(|| perft::PerftTable::new(args.hash, pos.size()));
+    let depths: Vec<u32> = if depth == 0 || args.leaf_only {
+        vec![depth]
+    } else {
+        (1..=depth).collect()
     };
-    let depths: Vec<u32> = if depth == 0 { vec![0] } else { (1..=depth).collect() };
     for d in depths {
         let t = Instant::now();
-        let n = count(&pos, d);
+        let n = count(args, &pos, d, table.as_ref());
         let secs = t.elapsed().as_secs_f64();
         let ms = secs * 1e3;
         let rate = crate::output::nps(n, secs);
@@ -78,7 +100,7 @@ pub fn run(args: &PerftArgs) -> CliResult {
     if args.divide && depth > 0 {
         let mut total = 0;
         for m in pos.moves() {
-            let n = count(&pos.play_unchecked(m), depth - 1);
+            let n = count(args, &pos.play_unchecked(m), depth - 1, table.as_ref());
             total += n;
             out.line(
                 || format!("{m:>5} {n:>16}"),
@@ -91,6 +113,80 @@ pub fn run(args: &PerftArgs) -> CliResult {
         );
     }
     Ok(())
+}
+
+/// The perft count of `pos` at `depth` with the chosen mode.
+fn count(args: &PerftArgs, pos: &Position, depth: u32, table: Option<&perft::PerftTable>) -> u64 {
+    if depth == 0 {
+        1
+    } else if args.threads > 1 {
+        perft::perft_parallel_in(pos, depth, args.threads, table)
+    } else if let Some(table) = table {
+        perft::perft_hashed_in(pos, depth, table)
+    } else {
+        perft::perft(pos, depth)
+    }
+}
+
+/// `--positions`: one count per listed position, at `depth` only.
+fn run_positions(args: &PerftArgs, file: &str, depth: u32, out: Output) -> CliResult {
+    let text = if file == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
+            .map_err(|e| input(format!("cannot read standard input: {e}")))?;
+        s
+    } else {
+        let bytes = std::fs::read(file).map_err(|e| input(format!("cannot read {file}: {e}")))?;
+        String::from_utf8(bytes).map_err(|_| input(format!("{file} is not UTF-8 text")))?
+    };
+    // Parse everything first: a bad line fails before any work.
+    let name = if file == "-" { "standard input" } else { file };
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let pos: Position = t
+            .parse()
+            .map_err(|e| input(format!("{name} line {}: bad position: {e}", i + 1)))?;
+        positions.push(pos);
+    }
+    // One table for the whole list (entries stay valid across positions of one size).
+    let mut table: Option<(perft::PerftTable, othello_rules::BoardSize)> = None;
+    for pos in &positions {
+        if args.hash > 0 && table.as_ref().map(|t| t.1) != Some(pos.size()) {
+            table = Some((perft::PerftTable::new(args.hash, pos.size()), pos.size()));
+        }
+        let t = Instant::now();
+        let n = count(args, pos, depth, table.as_ref().map(|t| &t.0));
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        out.line(
+            || format!("{pos} {n}"),
+            || json!({"position": pos.to_string(), "depth": depth, "nodes": n, "time_ms": round_ms(ms)}),
+        );
+    }
+    Ok(())
+}
+
+/// `--split`: the distinct positions `ply` plies below `pos`, then the summary.
+fn print_split(pos: &Position, ply: u32, out: Output) {
+    let s = split::split(pos, ply);
+    let mut paths = s.ended;
+    for (p, m) in &s.positions {
+        paths += m;
+        out.line(|| format!("{p} {m}"), || json!({"position": p.to_string(), "count": m}));
+    }
+    out.line(
+        || {
+            format!(
+                "split {ply}: {} positions, {paths} paths, {} ended",
+                s.positions.len(),
+                s.ended
+            )
+        },
+        || json!({"split": ply, "positions": s.positions.len(), "paths": paths, "ended": s.ended}),
+    );
 }
 
 /// Milliseconds rounded to 0.001.

@@ -1,88 +1,89 @@
-//! `othello play`: engine-vs-engine matches with paired openings, Elo and the SPRT.
+//! `othello play`: engine-vs-engine matches (in-process specs or external NBoard engines) with
+//! paired openings, clocks, concurrency, game records, Elo and the pentanomial SPRT.
 
-use crate::engine::Engine;
-use crate::error::{CliError, CliResult, input};
+use crate::arena::clock::TimeControl;
+use crate::arena::external::read_engines;
+use crate::arena::openings::{self, Opening};
+use crate::arena::record::GameRecord;
+use crate::arena::{PlayerSource, Settings};
+use crate::error::{CliResult, input};
 use crate::output::{Output, progress};
-use crate::spec::Spec;
-use crate::stats::{Tally, Verdict};
-use othello_rules::text::{format_moves, play_sequence};
-use othello_rules::{BoardSize, Color, Move, Position};
+use crate::stats::{EloModel, Pentanomial, Sprt, Tally, Verdict};
+use othello_rules::BoardSize;
 use serde_json::json;
+use std::collections::HashMap;
+use std::io::Write;
+use std::time::{Duration, Instant};
 
 /// Options of `othello play`.
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// Engine A (results are A's), e.g. `pvs:depth=6`.
+    /// Engine A (results are A's), e.g. `pvs:depth=6`, or `ext:name=NAME` from --engines.
     engine_a: String,
     /// Engine B, e.g. `mcts:playouts=5000,seed=7`.
     engine_b: String,
     /// Number of games (even: each opening is played twice, A black then B black).
     #[arg(long, short, default_value_t = 10, allow_negative_numbers = true)]
     games: i64,
-    /// A file with one opening move sequence per line (default: the built-in set).
+    /// Games played at once (threads; each external engine runs one process per game slot).
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    concurrency: i64,
+    /// A file of openings, one per line: move sequences, GGF games or OBF positions
+    /// (default: the built-in set).
     #[arg(long)]
     openings: Option<String>,
+    /// Play the openings in a random order drawn from this seed (default: file order).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Board size: 4, 6 or 8.
     #[arg(long)]
     size: Option<u8>,
-    /// Stop when the SPRT for ELO0 < ELO1 decides (alpha = beta = 0.05), e.g. `0,10`.
+    /// Clock per side: BASE[+INC] in seconds, e.g. `10+0.1`.
+    #[arg(long, conflicts_with = "st")]
+    tc: Option<String>,
+    /// Fixed time per move in seconds, e.g. `0.2`.
+    #[arg(long)]
+    st: Option<String>,
+    /// Milliseconds a move may exceed its time before it loses on time.
+    #[arg(long, default_value_t = 0)]
+    margin: u64,
+    /// Milliseconds of its clock an in-process engine keeps in hand for the runner and a busy
+    /// machine's scheduler ("move overhead"; at most half of what is left).
+    #[arg(long, default_value_t = 100)]
+    overhead: u64,
+    /// Seconds to wait for an external engine's move when the game has no clock.
+    #[arg(long, default_value_t = 60.0)]
+    hang_timeout: f64,
+    /// The engines file (JSON) for `ext:name=NAME` specs.
+    #[arg(long)]
+    engines: Option<String>,
+    /// Let the exact solver decide the game at this many empty squares.
+    #[arg(long)]
+    adjudicate: Option<u32>,
+    /// Append every game to this GGF file (one record per line).
+    #[arg(long)]
+    ggf: Option<String>,
+    /// Append every game to this JSON Lines file (moves, times, evaluations).
+    #[arg(long)]
+    jsonl: Option<String>,
+    /// Stop when the SPRT for ELO0 < ELO1 decides, e.g. `0,10`.
     #[arg(long, allow_hyphen_values = true)]
     sprt: Option<String>,
+    /// The Elo model of the SPRT bounds: `logistic` (default) or `normalized`.
+    #[arg(long, default_value = "logistic")]
+    sprt_model: String,
+    /// The SPRT's false positive rate.
+    #[arg(long, default_value_t = 0.05)]
+    sprt_alpha: f64,
+    /// The SPRT's false negative rate.
+    #[arg(long, default_value_t = 0.05)]
+    sprt_beta: f64,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
     /// JSON Lines output.
     #[arg(long)]
     json: bool,
-}
-
-/// The built-in openings: every line of `plies` moves from the start, with the first move
-/// fixed on 8x8 (the four first moves are symmetric), in generation order.
-pub fn builtin_openings(size: BoardSize) -> Vec<Vec<Move>> {
-    let start = Position::start_of(size);
-    let (first, plies): (Vec<Move>, usize) = match size {
-        BoardSize::Eight => (vec!["f5".parse().expect("a move")], 4),
-        _ => (Vec::new(), 2),
-    };
-    let mut lines = vec![first];
-    while lines[0].len() < plies {
-        let mut next = Vec::new();
-        for line in &lines {
-            let pos = play_sequence(&start, &format_moves(line)).expect("generated lines are legal");
-            for m in pos.moves() {
-                let mut l = line.clone();
-                l.push(m);
-                next.push(l);
-            }
-        }
-        lines = next;
-    }
-    lines
-}
-
-fn read_openings(path: &str, start: &Position) -> CliResult<Vec<Vec<Move>>> {
-    let text = std::fs::read_to_string(path).map_err(|e| input(format!("cannot read openings file {path}: {e}")))?;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        let moves: Vec<Move> = othello_rules::text::parse_moves(t)
-            .map_err(|e| input(format!("{path} line {}: {e}", i + 1)))?
-            .into_iter()
-            .map(|(_, m)| m)
-            .collect();
-        let pos = play_sequence(start, t).map_err(|e| input(format!("{path} line {}: {e}", i + 1)))?;
-        if pos.is_game_over() {
-            return Err(input(format!("{path} line {}: the opening ends the game", i + 1)));
-        }
-        out.push(moves);
-    }
-    if out.is_empty() {
-        return Err(input(format!("openings file {path} has no openings")));
-    }
-    Ok(out)
 }
 
 fn parse_sprt(text: &str) -> CliResult<(f64, f64)> {
@@ -102,25 +103,45 @@ fn parse_sprt(text: &str) -> CliResult<(f64, f64)> {
     Ok((a, b))
 }
 
-/// One finished game: the final position and the moves played.
-fn play_game(start: &Position, black: &mut Engine, white: &mut Engine) -> CliResult<Position> {
-    black.new_game();
-    white.new_game();
-    let mut pos = *start;
-    while !pos.is_game_over() {
-        let mover = if pos.side_to_move() == Color::Black {
-            &mut *black
-        } else {
-            &mut *white
-        };
-        let mv = mover.choose(&pos);
-        pos = pos
-            .play(mv)
-            .map_err(|e| CliError::Check(format!("engine played an illegal move: {e}")))?;
-        black.observe(mv);
-        white.observe(mv);
+fn sprt_test(args: &PlayArgs, elo0: f64, elo1: f64) -> CliResult<Sprt> {
+    let model = match args.sprt_model.as_str() {
+        "logistic" => EloModel::Logistic,
+        "normalized" => EloModel::Normalized,
+        other => {
+            return Err(input(format!(
+                "bad --sprt-model '{other}': expected logistic or normalized"
+            )));
+        }
+    };
+    for (name, p) in [("--sprt-alpha", args.sprt_alpha), ("--sprt-beta", args.sprt_beta)] {
+        if !(p > 0.0 && p < 0.5) {
+            return Err(input(format!(
+                "bad {name} {p}: expected a probability between 0 and 0.5"
+            )));
+        }
     }
-    Ok(pos)
+    Ok(Sprt {
+        alpha: args.sprt_alpha,
+        beta: args.sprt_beta,
+        model,
+        ..Sprt::new(elo0, elo1)
+    })
+}
+
+fn open_append(path: &str) -> CliResult<std::fs::File> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| input(format!("cannot open {path}: {e}")))
+}
+
+fn fmt_elo(x: Option<f64>, score: f64) -> String {
+    match x {
+        Some(v) => format!("{v:+.1}"),
+        None if score >= 0.5 => "+inf".to_string(),
+        None => "-inf".to_string(),
+    }
 }
 
 /// Runs `othello play`.
@@ -131,97 +152,193 @@ pub fn run(args: &PlayArgs) -> CliResult {
             args.games
         )));
     }
+    if !(1..=256).contains(&args.concurrency) {
+        return Err(input(format!(
+            "bad --concurrency {}: expected 1 to 256",
+            args.concurrency
+        )));
+    }
+    if !(args.hang_timeout.is_finite() && args.hang_timeout > 0.0 && args.hang_timeout <= 1e6) {
+        return Err(input(format!(
+            "bad --hang-timeout {}: expected seconds above 0",
+            args.hang_timeout
+        )));
+    }
     let size = match args.size {
         None => BoardSize::Eight,
         Some(s) => BoardSize::from_side(s).ok_or_else(|| input(format!("bad --size {s}: expected 4, 6 or 8")))?,
     };
-    let sprt = args.sprt.as_deref().map(parse_sprt).transpose()?;
-    let mut a = Engine::from_spec(args.engine_a.parse::<Spec>()?)?;
-    let mut b = Engine::from_spec(args.engine_b.parse::<Spec>()?)?;
-    let start = Position::start_of(size);
-    let openings = match &args.openings {
-        Some(path) => read_openings(path, &start)?,
-        None => builtin_openings(size),
+    if let Some(n) = args.adjudicate
+        && n > size.squares()
+    {
+        return Err(input(format!(
+            "bad --adjudicate {n}: at most {} empties",
+            size.squares()
+        )));
+    }
+    let sprt = match args.sprt.as_deref().map(parse_sprt).transpose()? {
+        None => None,
+        Some((elo0, elo1)) => Some(sprt_test(args, elo0, elo1)?),
+    };
+    let time = match (&args.tc, &args.st) {
+        (Some(tc), _) => TimeControl::parse_tc(tc)?,
+        (None, Some(st)) => TimeControl::parse_st(st)?,
+        (None, None) => TimeControl::None,
+    };
+    let engines = args.engines.as_deref().map(read_engines).transpose()?;
+    let sources = [
+        PlayerSource::parse(&args.engine_a, engines.as_deref(), size)?,
+        PlayerSource::parse(&args.engine_b, engines.as_deref(), size)?,
+    ];
+    let mut openings: Vec<Opening> = match &args.openings {
+        Some(path) => openings::read_file(path, size)?,
+        None => openings::builtin(size),
+    };
+    if let Some(seed) = args.seed {
+        openings::shuffle(&mut openings, seed);
+    }
+    let mut ggf_file = args.ggf.as_deref().map(open_append).transpose()?;
+    let mut jsonl_file = args.jsonl.as_deref().map(open_append).transpose()?;
+    let settings = Settings {
+        time,
+        margin: Duration::from_millis(args.margin),
+        overhead: Duration::from_millis(args.overhead),
+        hang_timeout: Duration::from_secs_f64(args.hang_timeout),
+        adjudicate: args.adjudicate,
     };
     let games = args.games as u64;
     let out = Output::new(args.json);
     let bar = progress(games, "games", args.quiet);
     let mut tally = Tally::default();
+    let mut penta = Pentanomial::default();
+    let mut pending: HashMap<u64, u8> = HashMap::new();
     let mut verdict = Verdict::Continue;
-    for g in 0..games {
-        let opening = &openings[(g / 2) as usize % openings.len()];
-        let text = format_moves(opening);
-        let pos0 = play_sequence(&start, &text).map_err(|e| input(format!("opening {text}: {e}")))?;
-        let a_color = if g % 2 == 0 { Color::Black } else { Color::White };
-        let end = if a_color == Color::Black {
-            play_game(&pos0, &mut a, &mut b)?
-        } else {
-            play_game(&pos0, &mut b, &mut a)?
-        };
-        let a_discs = end.discs(a_color).count();
-        let b_discs = end.discs(a_color.opposite()).count();
-        let result = match a_discs.cmp(&b_discs) {
-            std::cmp::Ordering::Greater => {
-                tally.wins += 1;
-                "win"
+    let mut llr = 0.0;
+    let mut write_error: Option<String> = None;
+    let started = Instant::now();
+    let (mut flags, mut forfeits) = (0u64, 0u64);
+    crate::arena::run(
+        &sources,
+        &openings,
+        games / 2,
+        args.concurrency as usize,
+        &settings,
+        |rec: GameRecord| {
+            let half = rec.a_half_points();
+            tally.add(half);
+            let pair = (rec.number - 1) / 2;
+            if let Some(first) = pending.remove(&pair) {
+                penta.add_pair(first, half);
+                if let Some(test) = sprt {
+                    llr = test.llr(&penta);
+                    verdict = test.verdict(llr);
+                }
+            } else {
+                pending.insert(pair, half);
             }
-            std::cmp::Ordering::Equal => {
-                tally.draws += 1;
-                "draw"
+            let (ending, reason) = rec.ending_text();
+            match ending {
+                "time" => flags += 1,
+                "forfeit" => forfeits += 1,
+                _ => {}
             }
-            std::cmp::Ordering::Less => {
-                tally.losses += 1;
-                "loss"
+            let mut line = rec.json();
+            if let Some(f) = ggf_file.as_mut()
+                && let Err(e) = writeln!(f, "{}", rec.ggf())
+            {
+                write_error.get_or_insert(format!("cannot write the GGF file: {e}"));
             }
-        };
-        bar.inc(1);
-        bar.set_message(format!("+{} ={} -{}", tally.wins, tally.draws, tally.losses));
-        bar.suspend(|| {
-            out.line(
-                || {
+            if let Some(f) = jsonl_file.as_mut()
+                && let Err(e) = writeln!(f, "{line}")
+            {
+                write_error.get_or_insert(format!("cannot write the JSON Lines file: {e}"));
+            }
+            if sprt.is_some() {
+                line["llr"] = json!(llr);
+            }
+            bar.inc(1);
+            bar.set_message(match sprt {
+                Some(t) => {
+                    let (lo, hi) = t.bounds();
                     format!(
-                        "game {:>4} opening {text:<12} A {a_color:<5} {result:<4} {a_discs:>2}-{b_discs:<2}",
-                        g + 1
+                        "+{} ={} -{} LLR {llr:.2} ({lo:.2}, {hi:.2})",
+                        tally.wins, tally.draws, tally.losses
                     )
-                },
-                || {
-                    json!({"game": g + 1, "opening": text, "a_color": a_color.to_string(), "result": result,
-                        "a_discs": a_discs, "b_discs": b_discs})
-                },
-            )
-        });
-        if let Some((e0, e1)) = sprt
-            && g % 2 == 1
-        {
-            verdict = tally.sprt(e0, e1);
-            if verdict != Verdict::Continue {
-                break;
-            }
-        }
-    }
+                }
+                None => format!("+{} ={} -{}", tally.wins, tally.draws, tally.losses),
+            });
+            bar.suspend(|| {
+                out.line(
+                    || {
+                        let (a, b) = (&line["a_discs"], &line["b_discs"]);
+                        let mut s = format!(
+                            "game {:>4} opening {:<12} A {:<5} {:<4} {a:>2}-{b:<2}",
+                            rec.number,
+                            rec.opening.label(),
+                            rec.a_color.to_string(),
+                            rec.a_result()
+                        );
+                        if let Some(r) = &reason {
+                            s += &format!(" ({r})");
+                        }
+                        if let Some(t) = sprt {
+                            let (lo, hi) = t.bounds();
+                            s += &format!("  LLR {llr:.2} ({lo:.2}, {hi:.2})");
+                        }
+                        s
+                    },
+                    || line.clone(),
+                )
+            });
+            verdict != Verdict::Continue
+        },
+    )?;
     bar.finish_and_clear();
-    let (elo, err) = tally.elo();
-    let err = if err.is_finite() { Some(err) } else { None };
+    if let Some(e) = write_error {
+        return Err(input(e));
+    }
+    let elapsed = started.elapsed().as_secs_f64();
+    let est = penta.elo();
     out.line(
         || {
             let mut s = format!(
-                "A vs B: +{} ={} -{} of {} games, score {:.3}, Elo {:+.1} +/- {}",
+                "A vs B: +{} ={} -{} of {} games, score {:.3}, Elo {} +/- {} (95%), LOS {:.1}%, pentanomial {:?}",
                 tally.wins,
                 tally.draws,
                 tally.losses,
                 tally.games(),
                 tally.score(),
-                elo,
-                err.map_or("inf".to_string(), |e| format!("{e:.1}"))
+                fmt_elo(est.elo, est.score),
+                est.error.map_or("inf".to_string(), |e| format!("{e:.1}")),
+                est.los * 100.0,
+                penta.counts,
             );
-            if sprt.is_some() {
-                s += &format!(", SPRT {}", verdict.as_str());
+            if let Some(t) = sprt {
+                let (lo, hi) = t.bounds();
+                s += &format!(
+                    ", SPRT [{}, {}] {} Elo: {} LLR {llr:.2} ({lo:.2}, {hi:.2})",
+                    t.elo0,
+                    t.elo1,
+                    t.model.as_str(),
+                    verdict.as_str(),
+                );
+            }
+            if flags + forfeits > 0 {
+                s += &format!(", {flags} lost on time, {forfeits} forfeited");
             }
             s
         },
         || {
             json!({"games": tally.games(), "wins": tally.wins, "draws": tally.draws, "losses": tally.losses,
-                "score": tally.score(), "elo": elo, "elo_error": err, "sprt": sprt.map(|_| verdict.as_str())})
+                "score": tally.score(), "elo": est.elo, "elo_error": est.error, "elo_low": est.low,
+                "elo_high": est.high, "nelo": est.nelo, "los": est.los, "pentanomial": penta.counts,
+                "pairs": penta.pairs(), "model": "pentanomial",
+                "sprt": sprt.map(|_| verdict.as_str()), "llr": sprt.map(|_| llr),
+                "llr_bounds": sprt.map(|t| [t.bounds().0, t.bounds().1]),
+                "sprt_elo": sprt.map(|t| [t.elo0, t.elo1]), "sprt_model": sprt.map(|t| t.model.as_str()),
+                "time_control": settings.time.describe(), "concurrency": args.concurrency,
+                "flags": flags, "forfeits": forfeits, "seconds": elapsed,
+                "games_per_second": tally.games() as f64 / elapsed.max(1e-9)})
         },
     );
     Ok(())

@@ -77,6 +77,7 @@ pub fn run(args: &SearchArgs) -> CliResult {
         spec.set("tt", check_hash(mib, "--hash")?);
     }
     let mut engine = Engine::from_spec(spec)?;
+    engine.check_size(pos.size())?;
     let out = Output::new(args.json);
     let started = std::time::Instant::now();
     let result = engine.search(&pos, |it| {

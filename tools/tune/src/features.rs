@@ -49,7 +49,7 @@ mod tests {
                 while !pos.is_game_over() {
                     let v = values(&pos);
                     for f in Feature::ALL {
-                        assert_eq!(v[f as usize], f.value(&pos), "{f} at {pos}");
+                        assert_eq!(v[f as usize], f.raw(&pos), "{f} at {pos}");
                     }
                     checked += 1;
                     let moves = pos.moves();

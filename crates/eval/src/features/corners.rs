@@ -11,10 +11,21 @@ use othello_rules::{BoardSize, Position};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Corners;
 
+impl Corners {
+    /// The raw value for the side to move, in its own unit (one corner); the
+    /// [`Evaluator`] score is this times [`CENTI_DISCS_PER_UNIT`](crate::CENTI_DISCS_PER_UNIT).
+    #[inline]
+    pub fn raw(&self, pos: &Position) -> i32 {
+        corners(pos.player().0, pos.opponent().0, pos.size())
+    }
+}
+
+/// Centi-discs: [`Corners::raw`] x [`CENTI_DISCS_PER_UNIT`](crate::CENTI_DISCS_PER_UNIT) (one corner is
+/// worth one disc).
 impl Evaluator for Corners {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        corners(pos.player().0, pos.opponent().0, pos.size())
+        self.raw(pos) * crate::CENTI_DISCS_PER_UNIT
     }
 }
 

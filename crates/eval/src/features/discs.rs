@@ -11,9 +11,20 @@ use othello_rules::Position;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Discs;
 
+impl Discs {
+    /// The raw value for the side to move, in its own unit (one disc); the
+    /// [`Evaluator`] score is this times [`CENTI_DISCS_PER_UNIT`](crate::CENTI_DISCS_PER_UNIT).
+    #[inline]
+    pub fn raw(&self, pos: &Position) -> i32 {
+        pos.disc_difference()
+    }
+}
+
+/// Centi-discs: [`Discs::raw`] x [`CENTI_DISCS_PER_UNIT`](crate::CENTI_DISCS_PER_UNIT) (one disc is
+/// worth one disc).
 impl Evaluator for Discs {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        pos.disc_difference()
+        self.raw(pos) * crate::CENTI_DISCS_PER_UNIT
     }
 }

@@ -20,9 +20,20 @@ pub fn mobility(player: u64, opponent: u64, size: BoardSize) -> i32 {
     mine.count_ones() as i32 - theirs.count_ones() as i32
 }
 
+impl Mobility {
+    /// The raw value for the side to move, in its own unit (one move); the
+    /// [`Evaluator`] score is this times [`CENTI_DISCS_PER_UNIT`](crate::CENTI_DISCS_PER_UNIT).
+    #[inline]
+    pub fn raw(&self, pos: &Position) -> i32 {
+        mobility(pos.player().0, pos.opponent().0, pos.size())
+    }
+}
+
+/// Centi-discs: [`Mobility::raw`] x [`CENTI_DISCS_PER_UNIT`](crate::CENTI_DISCS_PER_UNIT) (one move is
+/// worth one disc).
 impl Evaluator for Mobility {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        mobility(pos.player().0, pos.opponent().0, pos.size())
+        self.raw(pos) * crate::CENTI_DISCS_PER_UNIT
     }
 }

@@ -21,9 +21,10 @@ use crate::Evaluator;
 use othello_rules::Position;
 use std::fmt;
 
-/// One of the features, by name. Each evaluates to its natural unit (discs, moves, squares,
-/// corners, ...) from the side to move; a [`WeightedEval`](crate::WeightedEval) turns units
-/// into centi-discs with one weight per feature.
+/// One of the features, by name. Its [`Feature::raw`] value is in its natural unit (discs,
+/// moves, squares, corners, ...) from the side to move; a [`WeightedEval`](crate::WeightedEval)
+/// turns units into centi-discs with one weight per feature. As an [`Evaluator`] a feature
+/// alone scores [`CENTI_DISCS_PER_UNIT`](crate::CENTI_DISCS_PER_UNIT) centi-discs per unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Feature {
     /// [`Discs`]: disc difference. Text: `discs`.
@@ -93,26 +94,27 @@ impl Feature {
         matches!(self, Feature::Parity)
     }
 
-    /// The feature's value for the side to move, in its own unit.
+    /// The feature's raw value for the side to move, in its own unit (not centi-discs).
     #[inline]
-    pub fn value(self, pos: &Position) -> i32 {
+    pub fn raw(self, pos: &Position) -> i32 {
         match self {
-            Feature::Discs => Discs.evaluate(pos),
-            Feature::Mobility => Mobility.evaluate(pos),
-            Feature::Potential => PotentialMobility.evaluate(pos),
-            Feature::Corners => Corners.evaluate(pos),
-            Feature::Xc => XcSquares.evaluate(pos),
-            Feature::Stability => Stability.evaluate(pos),
-            Feature::Parity => Parity.evaluate(pos),
+            Feature::Discs => Discs.raw(pos),
+            Feature::Mobility => Mobility.raw(pos),
+            Feature::Potential => PotentialMobility.raw(pos),
+            Feature::Corners => Corners.raw(pos),
+            Feature::Xc => XcSquares.raw(pos),
+            Feature::Stability => Stability.raw(pos),
+            Feature::Parity => Parity.raw(pos),
         }
     }
 }
 
-/// A single feature is an evaluator in its own unit (one centi-disc per unit).
+/// A single feature as an evaluator: [`Feature::raw`] x
+/// [`CENTI_DISCS_PER_UNIT`](crate::CENTI_DISCS_PER_UNIT) centi-discs (one unit = one disc).
 impl Evaluator for Feature {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        self.value(pos)
+        self.raw(pos) * crate::CENTI_DISCS_PER_UNIT
     }
 }
 

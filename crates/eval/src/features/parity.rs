@@ -18,9 +18,20 @@ pub const fn parity(empties: u32) -> i32 {
     if empties == 0 { 0 } else { 2 * (empties & 1) as i32 - 1 }
 }
 
+impl Parity {
+    /// The raw value for the side to move, in its own unit (one unit of parity (+1 odd, -1 even)); the
+    /// [`Evaluator`] score is this times [`CENTI_DISCS_PER_UNIT`](crate::CENTI_DISCS_PER_UNIT).
+    #[inline]
+    pub fn raw(&self, pos: &Position) -> i32 {
+        parity(pos.empty_count())
+    }
+}
+
+/// Centi-discs: [`Parity::raw`] x [`CENTI_DISCS_PER_UNIT`](crate::CENTI_DISCS_PER_UNIT) (one unit of parity (+1 odd, -1 even) is
+/// worth one disc).
 impl Evaluator for Parity {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        parity(pos.empty_count())
+        self.raw(pos) * crate::CENTI_DISCS_PER_UNIT
     }
 }

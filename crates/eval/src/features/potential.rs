@@ -23,9 +23,20 @@ pub fn potential_mobility(player: u64, opponent: u64, size: BoardSize) -> i32 {
     mine.count_ones() as i32 - theirs.count_ones() as i32
 }
 
+impl PotentialMobility {
+    /// The raw value for the side to move, in its own unit (one frontier square); the
+    /// [`Evaluator`] score is this times [`CENTI_DISCS_PER_UNIT`](crate::CENTI_DISCS_PER_UNIT).
+    #[inline]
+    pub fn raw(&self, pos: &Position) -> i32 {
+        potential_mobility(pos.player().0, pos.opponent().0, pos.size())
+    }
+}
+
+/// Centi-discs: [`PotentialMobility::raw`] x [`CENTI_DISCS_PER_UNIT`](crate::CENTI_DISCS_PER_UNIT) (one frontier square is
+/// worth one disc).
 impl Evaluator for PotentialMobility {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        potential_mobility(pos.player().0, pos.opponent().0, pos.size())
+        self.raw(pos) * crate::CENTI_DISCS_PER_UNIT
     }
 }

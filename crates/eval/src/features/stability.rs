@@ -11,12 +11,23 @@ use othello_rules::{BoardSize, Position};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stability;
 
-impl Evaluator for Stability {
+impl Stability {
+    /// The raw value for the side to move, in its own unit (one stable disc); the
+    /// [`Evaluator`] score is this times [`CENTI_DISCS_PER_UNIT`](crate::CENTI_DISCS_PER_UNIT).
     #[inline]
-    fn evaluate(&self, pos: &Position) -> i32 {
+    pub fn raw(&self, pos: &Position) -> i32 {
         let (p, o) = (pos.player().0, pos.opponent().0);
         let s = stable_discs(p, o, pos.size());
         (s & p).count_ones() as i32 - (s & o).count_ones() as i32
+    }
+}
+
+/// Centi-discs: [`Stability::raw`] x [`CENTI_DISCS_PER_UNIT`](crate::CENTI_DISCS_PER_UNIT) (one stable disc is
+/// worth one disc).
+impl Evaluator for Stability {
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        self.raw(pos) * crate::CENTI_DISCS_PER_UNIT
     }
 }
 

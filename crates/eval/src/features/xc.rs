@@ -16,10 +16,21 @@ use othello_rules::{BoardSize, Position};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct XcSquares;
 
+impl XcSquares {
+    /// The raw value for the side to move, in its own unit (one X- or C-square); the
+    /// [`Evaluator`] score is this times [`CENTI_DISCS_PER_UNIT`](crate::CENTI_DISCS_PER_UNIT).
+    #[inline]
+    pub fn raw(&self, pos: &Position) -> i32 {
+        xc_squares(pos.player().0, pos.opponent().0, pos.size())
+    }
+}
+
+/// Centi-discs: [`XcSquares::raw`] x [`CENTI_DISCS_PER_UNIT`](crate::CENTI_DISCS_PER_UNIT) (one X- or C-square is
+/// worth one disc).
 impl Evaluator for XcSquares {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
-        xc_squares(pos.player().0, pos.opponent().0, pos.size())
+        self.raw(pos) * crate::CENTI_DISCS_PER_UNIT
     }
 }
 

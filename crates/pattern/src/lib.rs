@@ -1,0 +1,319 @@
+//! Pattern (n-tuple) evaluation for 8x8 Othello, the kind every strong program since
+//! Logistello uses: for 46 groups of squares (edges with their X-squares, corner 3x3 and 2x5
+//! blocks, diagonals, inner lines), a table holds one weight per configuration of the group
+//! (`3^n` of them); one set of tables per game phase (number of empties). The score is the
+//! phase's constant plus one table entry per group, in centi-discs for the side to move, so it
+//! implements [`othello_eval::Evaluator`] and plugs into any search of the toolkit.
+//!
+//! - [`set`]: the patterns (pictures in `docs/pattern.md`), their symmetric images (which
+//!   share a table) and the tie of table entries under a pattern's own symmetries, so the
+//!   evaluation is exactly invariant under the eight board symmetries.
+//! - [`weights`]: the weights file format (header with magic, version, pattern-set id, phases,
+//!   scale and checksum; little-endian `i16` weights) and its typed errors.
+//! - [`PatternEval`]: the evaluator. Indices are extracted per call from the bitboards: the
+//!   board is transformed by each symmetry, each group read with one `pext` per colour (BMI2,
+//!   detected at run time; a portable bit loop otherwise), and binary turned into ternary by a
+//!   table.
+//! - [`PatternEval::default`] uses weights embedded in the crate, trained by
+//!   `othello-pattern-train` (see `docs/pattern.md`).
+//!
+//! The tables are for 8x8 only: [`PatternEval::check_size`] refuses 4x4 and 6x6 with a typed
+//! error, for the code that builds an engine; `evaluate` never panics (on a smaller board it
+//! falls back to the disc difference).
+//!
+//! ```
+//! use othello_eval::Evaluator;
+//! use othello_pattern::{PatternEval, Weights};
+//! use othello_rules::{BoardSize, Position};
+//!
+//! let eval = PatternEval::default();
+//! let start = Position::start();
+//! let score = eval.evaluate(&start); // centi-discs for black, the side to move
+//! assert!(score.abs() < 1000);
+//! assert!(PatternEval::check_size(BoardSize::Six).is_err());
+//!
+//! // Weights round-trip through their file format.
+//! let w = Weights::zero(4, 100).unwrap();
+//! assert_eq!(Weights::from_bytes(&w.to_bytes()).unwrap(), w);
+//! assert_eq!(PatternEval::new(&w).evaluate(&start), 0);
+//! ```
+#![deny(missing_docs)]
+
+pub mod set;
+pub mod weights;
+
+pub use set::{Layout, PATTERN_SET_ID, PATTERNS, Pattern};
+pub use weights::{Weights, WeightsError};
+
+use othello_eval::Evaluator;
+use othello_rules::{BoardSize, Position, Symmetry};
+use std::sync::{Arc, OnceLock};
+
+/// The default weights, trained by `othello-pattern-train` (see `docs/pattern.md`).
+pub const DEFAULT_WEIGHTS: &[u8] = include_bytes!("../weights/default.bin");
+
+/// Features per position for the fit: the phase constant, one per pattern instance, and the
+/// two mobility entries.
+pub const FEATURES: usize = 49;
+
+/// The shared layout of set 1.
+pub fn layout() -> &'static Layout {
+    static LAYOUT: OnceLock<Layout> = OnceLock::new();
+    LAYOUT.get_or_init(Layout::new)
+}
+
+/// Binary digits read as ternary digits: `B2T[b] = sum of 3^k over the set bits k of b`.
+static B2T: [u16; 1024] = {
+    let mut t = [0u16; 1024];
+    let mut b = 0;
+    while b < 1024 {
+        let mut v = 0u32;
+        let mut k = 0;
+        while k < 10 {
+            if b >> k & 1 == 1 {
+                v += set::pow3(k);
+            }
+            k += 1;
+        }
+        t[b] = v as u16;
+        b += 1;
+    }
+    t
+};
+
+/// The refusal of a board size the tables do not cover.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the pattern evaluation is for 8x8 only, not {0}")]
+pub struct UnsupportedSize(pub BoardSize);
+
+#[derive(Clone, Copy, Debug)]
+struct Inst {
+    sym: u8,
+    mask: u64,
+    offset: u32,
+}
+
+/// The pattern evaluation: weights per phase, scores in centi-discs for the side to move.
+#[derive(Clone, Debug)]
+pub struct PatternEval {
+    values: Arc<[i16]>,
+    /// Start of each number of empties' phase in `values`.
+    phase_base: [u32; 61],
+    insts: Arc<[Inst]>,
+    mobility: u32,
+    scale: i32,
+    bmi2: bool,
+}
+
+impl Default for PatternEval {
+    /// The embedded default weights.
+    fn default() -> PatternEval {
+        static DEFAULT: OnceLock<PatternEval> = OnceLock::new();
+        DEFAULT
+            .get_or_init(|| {
+                let w = Weights::from_bytes(DEFAULT_WEIGHTS).expect("the embedded weights are checked by a test");
+                PatternEval::new(&w)
+            })
+            .clone()
+    }
+}
+
+/// The eight images of a bitboard, in [`Symmetry::ALL`] order.
+#[inline(always)]
+fn images(b: u64) -> [u64; 8] {
+    let s = Symmetry::ALL;
+    [
+        b,
+        s[1].apply8(b),
+        s[2].apply8(b),
+        s[3].apply8(b),
+        s[4].apply8(b),
+        s[5].apply8(b),
+        s[6].apply8(b),
+        s[7].apply8(b),
+    ]
+}
+
+/// Portable parallel bit extract.
+#[inline(always)]
+fn pext_soft(x: u64, mut mask: u64) -> u64 {
+    let mut out = 0;
+    let mut bit = 1;
+    while mask != 0 {
+        let low = mask & mask.wrapping_neg();
+        if x & low != 0 {
+            out |= bit;
+        }
+        bit <<= 1;
+        mask ^= low;
+    }
+    out
+}
+
+#[inline(always)]
+fn ternary(p: u64, o: u64) -> u32 {
+    u32::from(B2T[p as usize & 1023]) + 2 * u32::from(B2T[o as usize & 1023])
+}
+
+impl PatternEval {
+    /// An evaluator with these weights.
+    pub fn new(weights: &Weights) -> PatternEval {
+        let per = weights::per_phase() as u32;
+        let mut phase_base = [0u32; 61];
+        for (e, b) in phase_base.iter_mut().enumerate() {
+            *b = weights.phase_of(e as u32) * per;
+        }
+        let insts: Vec<Inst> = layout()
+            .instances
+            .iter()
+            .map(|i| Inst {
+                sym: i.sym,
+                mask: i.mask,
+                offset: i.offset,
+            })
+            .collect();
+        PatternEval {
+            values: weights.values().into(),
+            phase_base,
+            insts: insts.into(),
+            mobility: layout().mobility,
+            scale: weights.scale() as i32,
+            bmi2: has_bmi2(),
+        }
+    }
+
+    /// Loads a weights file.
+    ///
+    /// # Errors
+    /// See [`Weights::from_path`].
+    pub fn from_path(path: impl AsRef<std::path::Path>) -> Result<PatternEval, WeightsError> {
+        Ok(PatternEval::new(&Weights::from_path(path)?))
+    }
+
+    /// `Ok` for 8x8; the typed refusal of other sizes.
+    ///
+    /// # Errors
+    /// [`UnsupportedSize`] for 4x4 and 6x6.
+    pub fn check_size(size: BoardSize) -> Result<(), UnsupportedSize> {
+        if size == BoardSize::Eight {
+            Ok(())
+        } else {
+            Err(UnsupportedSize(size))
+        }
+    }
+
+    /// Uses the portable index extraction even where BMI2 is present (for tests and
+    /// benchmarks).
+    pub fn portable(mut self) -> PatternEval {
+        self.bmi2 = false;
+        self
+    }
+
+    /// Whether this evaluator uses the BMI2 path.
+    pub fn uses_bmi2(&self) -> bool {
+        self.bmi2
+    }
+
+    fn sum_portable(&self, base: usize, player: u64, opponent: u64) -> i32 {
+        let w = &self.values[base..];
+        let (ps, os) = (images(player), images(opponent));
+        let mut sum = i32::from(w[0]);
+        for i in self.insts.iter() {
+            let s = i.sym as usize;
+            let idx = i.offset + ternary(pext_soft(ps[s], i.mask), pext_soft(os[s], i.mask));
+            sum += i32::from(w[idx as usize]);
+        }
+        sum + self.mobility_terms(w, player, opponent)
+    }
+
+    #[inline(always)]
+    fn mobility_terms(&self, w: &[i16], player: u64, opponent: u64) -> i32 {
+        let (mine, theirs) = mobility_entries(player, opponent);
+        i32::from(w[(self.mobility + mine) as usize]) + i32::from(w[(self.mobility + theirs) as usize])
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    fn sum_bmi2(&self, base: usize, player: u64, opponent: u64) -> i32 {
+        use std::arch::x86_64::_pext_u64;
+        let w = &self.values[base..];
+        let (ps, os) = (images(player), images(opponent));
+        let mut sum = i32::from(w[0]);
+        for i in self.insts.iter() {
+            let s = i.sym as usize;
+            let idx = i.offset + ternary(_pext_u64(ps[s], i.mask), _pext_u64(os[s], i.mask));
+            sum += i32::from(w[idx as usize]);
+        }
+        sum + self.mobility_terms(w, player, opponent)
+    }
+
+    /// The weighted sum in weight units (before scaling), for an 8x8 position.
+    fn raw(&self, pos: &Position) -> i32 {
+        let base = self.phase_base[pos.empty_count().min(60) as usize] as usize;
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        #[cfg(target_arch = "x86_64")]
+        if self.bmi2 {
+            // SAFETY: `bmi2` is set only when the CPU reports BMI2 (`has_bmi2`).
+            return unsafe { self.sum_bmi2(base, p, o) };
+        }
+        self.sum_portable(base, p, o)
+    }
+}
+
+fn has_bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// The mobility entries (relative to the mobility tables) of the side to move and its opponent.
+#[inline(always)]
+fn mobility_entries(player: u64, opponent: u64) -> (u32, u32) {
+    let (mine, theirs) = othello_rules::movegen::legal_moves_both(player, opponent);
+    let cap = set::MOBILITY_CAP - 1;
+    (
+        mine.count_ones().min(cap),
+        set::MOBILITY_CAP + theirs.count_ones().min(cap),
+    )
+}
+
+/// The feature indices of an 8x8 position within its phase's weights (for the fit): the phase
+/// constant (index 0), then one table entry per pattern instance.
+pub fn feature_indices(pos: &Position) -> [u32; FEATURES] {
+    let mut out = [0u32; FEATURES];
+    let (ps, os) = (images(pos.player().0), images(pos.opponent().0));
+    for (slot, i) in out[1..].iter_mut().zip(&layout().instances) {
+        let s = i.sym as usize;
+        *slot = i.offset + ternary(pext_soft(ps[s], i.mask), pext_soft(os[s], i.mask));
+    }
+    let (mine, theirs) = mobility_entries(pos.player().0, pos.opponent().0);
+    out[FEATURES - 2] = layout().mobility + mine;
+    out[FEATURES - 1] = layout().mobility + theirs;
+    out
+}
+
+impl Evaluator for PatternEval {
+    /// Centi-discs for the side to move. On a board other than 8x8 (which engine builders
+    /// refuse with [`PatternEval::check_size`]) the disc difference x100.
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        if pos.size() != BoardSize::Eight {
+            return pos.disc_difference() * 100;
+        }
+        let raw = self.raw(pos);
+        let cd = if self.scale == 100 {
+            raw
+        } else {
+            (i64::from(raw) * 100 / i64::from(self.scale)) as i32
+        };
+        cd.clamp(-6400, 6400)
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,145 @@
+use super::*;
+use othello_rules::Color;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// Positions from random games, every ply (all phases), with some passes.
+fn random_positions(seed: u64, games: usize) -> Vec<Position> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::start();
+        while !pos.is_game_over() {
+            out.push(pos);
+            let moves = pos.moves();
+            pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
+        }
+        out.push(pos);
+    }
+    out
+}
+
+/// Random weights tied as the layout says (what a fit produces), `phases` phases.
+fn random_weights(seed: u64, phases: u32, scale: u32) -> Weights {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let l = layout();
+    let mut values = Vec::new();
+    for _ in 0..phases {
+        let raw: Vec<i16> = (0..l.per_phase).map(|_| rng.random_range(-300..=300)).collect();
+        values.extend(l.canonical.iter().map(|&c| raw[c as usize]));
+    }
+    Weights::new(phases, scale, values).unwrap()
+}
+
+#[test]
+fn fast_indices_match_the_reference() {
+    let l = layout();
+    for pos in random_positions(1, 40) {
+        let fast = feature_indices(&pos);
+        let slow = set::reference_indices(l, pos.player().0, pos.opponent().0);
+        assert_eq!(fast.to_vec(), slow, "{pos}");
+    }
+}
+
+#[test]
+fn bmi2_and_portable_paths_agree_with_a_plain_sum() {
+    let w = random_weights(2, 13, 100);
+    let fast = PatternEval::new(&w);
+    let portable = fast.clone().portable();
+    assert!(!portable.uses_bmi2());
+    for pos in random_positions(3, 30) {
+        let idx = feature_indices(&pos);
+        let base = w.phase_of(pos.empty_count()) as usize * weights::per_phase();
+        let plain: i32 = idx.iter().map(|&i| i32::from(w.values()[base + i as usize])).sum();
+        let plain = plain.clamp(-6400, 6400);
+        assert_eq!(fast.evaluate(&pos), plain, "{pos}");
+        assert_eq!(portable.evaluate(&pos), plain, "{pos}");
+    }
+}
+
+#[test]
+fn invariant_under_the_eight_symmetries_in_all_phases() {
+    let eval = PatternEval::new(&random_weights(4, 61, 100));
+    let mut seen_empties = [false; 61];
+    for pos in random_positions(5, 30) {
+        seen_empties[pos.empty_count() as usize] = true;
+        let v = eval.evaluate(&pos);
+        for sym in Symmetry::ALL {
+            assert_eq!(eval.evaluate(&sym.apply_position(&pos)), v, "{sym:?} {pos}");
+        }
+    }
+    assert!(seen_empties[1..=60].iter().all(|&s| s));
+}
+
+#[test]
+fn colour_symmetric() {
+    // The same discs for the side to move, whatever its colour: the same score. Swapping
+    // the discs' colours with the side to move is the same position seen from the mover.
+    let eval = PatternEval::new(&random_weights(6, 12, 100));
+    for pos in random_positions(7, 20) {
+        let other = match pos.side_to_move() {
+            Color::Black => Color::White,
+            Color::White => Color::Black,
+        };
+        let swapped = Position::from_raw_unchecked(pos.player().0, pos.opponent().0, other, pos.size());
+        assert_eq!(eval.evaluate(&swapped), eval.evaluate(&pos));
+    }
+}
+
+#[test]
+fn scale_and_clamp() {
+    // Scale 200 units per disc: raw sums are halved into centi-discs.
+    let w = random_weights(8, 3, 200);
+    let half = PatternEval::new(&w);
+    let full = PatternEval::new(&Weights::new(3, 100, w.values().to_vec()).unwrap());
+    for pos in random_positions(9, 5) {
+        let raw = full.raw(&pos);
+        assert_eq!(half.evaluate(&pos), (raw / 2).clamp(-6400, 6400));
+    }
+    let big = Weights::new(1, 1, vec![i16::MAX; weights::per_phase()]).unwrap();
+    assert_eq!(PatternEval::new(&big).evaluate(&Position::start()), 6400);
+    let small = Weights::new(1, 1, vec![i16::MIN; weights::per_phase()]).unwrap();
+    assert_eq!(PatternEval::new(&small).evaluate(&Position::start()), -6400);
+}
+
+#[test]
+fn other_sizes_are_refused_and_never_panic() {
+    assert_eq!(PatternEval::check_size(BoardSize::Eight), Ok(()));
+    assert_eq!(
+        PatternEval::check_size(BoardSize::Four),
+        Err(UnsupportedSize(BoardSize::Four))
+    );
+    assert!(
+        PatternEval::check_size(BoardSize::Six)
+            .unwrap_err()
+            .to_string()
+            .contains("8x8")
+    );
+    let eval = PatternEval::new(&random_weights(10, 2, 100));
+    let six = Position::start_of(BoardSize::Six)
+        .play("c2".parse().unwrap())
+        .unwrap_or(Position::start_of(BoardSize::Six));
+    assert_eq!(eval.evaluate(&six), six.disc_difference() * 100);
+}
+
+#[test]
+fn embedded_default_loads_and_is_small() {
+    assert!(DEFAULT_WEIGHTS.len() <= 8 << 20);
+    let w = Weights::from_bytes(DEFAULT_WEIGHTS).unwrap();
+    let eval = PatternEval::default();
+    assert_eq!(
+        eval.evaluate(&Position::start()),
+        PatternEval::new(&w).evaluate(&Position::start())
+    );
+    // The default's tables are tied like the layout says (so it is symmetric).
+    let l = layout();
+    let per = l.per_phase;
+    for phase in w.values().chunks_exact(per) {
+        assert!(
+            l.canonical
+                .iter()
+                .enumerate()
+                .all(|(i, &c)| phase[i] == phase[c as usize])
+        );
+    }
+}

@@ -1,0 +1,497 @@
+//! GGF, the Generic Game Format of Othello servers and NBoard: one game per `(; ... ;)` record.
+//!
+//! A record is a list of `TAG[value]` properties. This module reads and writes the tags a game
+//! needs: `GM[Othello]`, `PC` (place), `DT` (date), `PB`/`PW` (players), `RB`/`RW` (ratings),
+//! `TI` (time control), `TY` (game type: the board side, e.g. `8`), `RE` (result), `BO` (the
+//! start position: size, squares row by row with `-`, `*` for black and `O` for white, side to
+//! move) and the moves `B[F5/eval/time]`, `W[PA]`: a square or `PA` for a pass, then optional
+//! evaluation (discs, from the mover's side) and time taken (seconds). Unknown tags are kept in
+//! order and printed back.
+//!
+//! The result `RE[+6.000]` is black's disc difference; a suffix `:t` marks a loss on time,
+//! `:r` a resignation (anything else after `:` is kept as is); `RE[?]` or no `RE` is unknown.
+//!
+//! Parsing replays the moves and fails on an illegal one. A record may leave out a pass that
+//! was forced (some servers do): the replay passes for the side that must, and the game keeps
+//! the moves as written so that printing gives the same text.
+//!
+//! ```
+//! use othello_rules::ggf::GgfGame;
+//!
+//! let text = "(;GM[Othello]PB[a]PW[b]RE[+2.000]TY[8]\
+//!     BO[8 ---------------------------O*------*O--------------------------- *]\
+//!     B[F5//1.5]W[D6/-0.5/0.25];)";
+//! let game: GgfGame = text.parse().unwrap();
+//! assert_eq!(game.black, "a");
+//! assert_eq!(game.moves.len(), 2);
+//! assert_eq!(game.moves[1].eval, Some(-0.5));
+//! let again: GgfGame = game.to_string().parse().unwrap();
+//! assert_eq!(again, game);
+//! ```
+
+use crate::{BoardSize, Color, Move, Position};
+use std::fmt;
+use std::str::FromStr;
+
+/// How a game ended, beside its score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GgfEnding {
+    /// Played to the end (or adjudicated at the final score).
+    Scored,
+    /// The loser ran out of time (`:t`).
+    Timeout,
+    /// The loser resigned (`:r`).
+    Resigned,
+    /// Another suffix, kept as written (without the colon).
+    Other(String),
+}
+
+/// A game's result: black's disc difference and how the game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GgfResult {
+    /// Black's discs minus white's (positive: black won).
+    pub black_margin: f64,
+    /// How the game ended.
+    pub ending: GgfEnding,
+}
+
+/// One move of a record.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GgfMove {
+    /// Who played it.
+    pub color: Color,
+    /// The square, or [`Move::Pass`].
+    pub mv: Move,
+    /// The mover's evaluation in discs, if given.
+    pub eval: Option<f64>,
+    /// Seconds taken, if given.
+    pub time: Option<f64>,
+}
+
+/// A game record.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GgfGame {
+    /// The start position (`BO`).
+    pub start: Position,
+    /// Black's name (`PB`).
+    pub black: String,
+    /// White's name (`PW`).
+    pub white: String,
+    /// Place (`PC`).
+    pub place: Option<String>,
+    /// Date (`DT`).
+    pub date: Option<String>,
+    /// Time control (`TI`), as written, e.g. `10:00//0:01`... or a plain number of seconds.
+    pub time_control: Option<String>,
+    /// The result (`RE`); `None` when unknown.
+    pub result: Option<GgfResult>,
+    /// The moves in order.
+    pub moves: Vec<GgfMove>,
+    /// Other tags in order (`RB`, `RW`, `TY` beyond the board side, comments...).
+    pub other: Vec<(String, String)>,
+}
+
+/// Why a GGF record could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseGgfError {
+    /// The text does not start with `(;` or does not end with `;)`.
+    NotARecord,
+    /// A `[` without its `]`.
+    Unclosed(String),
+    /// A tag's value is malformed.
+    BadValue {
+        /// The tag.
+        tag: String,
+        /// The value.
+        value: String,
+        /// What was wrong.
+        why: String,
+    },
+    /// No start position (`BO`).
+    NoBoard,
+    /// A move that is not legal where it is played (1-based move number).
+    IllegalMove {
+        /// Move number in the record, from 1.
+        number: usize,
+        /// The move as written.
+        text: String,
+    },
+}
+
+impl fmt::Display for ParseGgfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseGgfError::NotARecord => f.write_str("not a GGF record: expected (; ... ;)"),
+            ParseGgfError::Unclosed(tag) => write!(f, "GGF tag {tag}[ is not closed"),
+            ParseGgfError::BadValue { tag, value, why } => write!(f, "bad GGF {tag}[{value}]: {why}"),
+            ParseGgfError::NoBoard => f.write_str("GGF record without a board BO[]"),
+            ParseGgfError::IllegalMove { number, text } => write!(f, "GGF move {number} ({text}) is illegal"),
+        }
+    }
+}
+
+impl std::error::Error for ParseGgfError {}
+
+impl GgfGame {
+    /// An empty record from `start` between two players.
+    pub fn new(start: Position, black: impl Into<String>, white: impl Into<String>) -> GgfGame {
+        GgfGame {
+            start,
+            black: black.into(),
+            white: white.into(),
+            place: None,
+            date: None,
+            time_control: None,
+            result: None,
+            moves: Vec::new(),
+            other: Vec::new(),
+        }
+    }
+
+    /// The position after every move (forced passes left out of the record are played).
+    pub fn final_position(&self) -> Position {
+        self.positions().last().copied().unwrap_or(self.start)
+    }
+
+    /// The position before each move, then the final one (`moves.len() + 1` entries).
+    ///
+    /// # Panics
+    /// Never for a parsed game; a game built by hand with an illegal move stops at it.
+    pub fn positions(&self) -> Vec<Position> {
+        let mut out = vec![self.start];
+        let mut pos = self.start;
+        for m in &self.moves {
+            match play_for(&pos, m.color, m.mv) {
+                Some(p) => pos = p,
+                None => break,
+            }
+            out.push(pos);
+        }
+        out
+    }
+
+    /// Whether every move is legal for its colour in turn.
+    pub fn is_legal(&self) -> bool {
+        self.positions().len() == self.moves.len() + 1
+    }
+}
+
+/// Plays `mv` for `color`, passing first for the other side when it must and the record left
+/// that pass out. `None` if illegal.
+fn play_for(pos: &Position, color: Color, mv: Move) -> Option<Position> {
+    let mut p = *pos;
+    if p.side_to_move() != color {
+        if mv == Move::Pass || !p.must_pass() {
+            return None;
+        }
+        p = p.pass_unchecked();
+    }
+    p.play(mv).ok()
+}
+
+fn bad(tag: &str, value: &str, why: impl Into<String>) -> ParseGgfError {
+    ParseGgfError::BadValue {
+        tag: tag.to_string(),
+        value: value.to_string(),
+        why: why.into(),
+    }
+}
+
+fn parse_board(value: &str) -> Result<Position, ParseGgfError> {
+    let parts: Vec<&str> = value.split_whitespace().collect();
+    if parts.len() < 3 {
+        return Err(bad("BO", value, "expected SIZE SQUARES SIDE"));
+    }
+    let side_len: u8 = parts[0].parse().map_err(|_| bad("BO", value, "bad board size"))?;
+    let size = BoardSize::from_side(side_len).ok_or_else(|| bad("BO", value, "board size must be 4, 6 or 8"))?;
+    let squares: String = parts[1..parts.len() - 1].concat();
+    if squares.chars().count() != size.squares() as usize {
+        return Err(bad("BO", value, format!("expected {} squares", size.squares())));
+    }
+    let side = match parts[parts.len() - 1] {
+        "*" | "X" | "x" | "B" | "b" => Color::Black,
+        "O" | "o" | "W" | "w" => Color::White,
+        _ => return Err(bad("BO", value, "side to move must be * or O")),
+    };
+    crate::text::parse_board(&squares, side).map_err(|e| bad("BO", value, e.to_string()))
+}
+
+fn parse_move(tag: &str, value: &str, color: Color) -> Result<GgfMove, ParseGgfError> {
+    let mut fields = value.split('/');
+    let mv_text = fields.next().unwrap_or("").trim();
+    let mv: Move = mv_text.parse().map_err(|_| bad(tag, value, "bad square"))?;
+    let mut num = |what: &str| -> Result<Option<f64>, ParseGgfError> {
+        match fields.next().map(str::trim) {
+            None | Some("") => Ok(None),
+            Some(t) => t
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .map(Some)
+                .ok_or_else(|| bad(tag, value, format!("bad {what}"))),
+        }
+    };
+    let eval = num("evaluation")?;
+    let time = num("time")?;
+    Ok(GgfMove { color, mv, eval, time })
+}
+
+fn parse_result(value: &str) -> Result<Option<GgfResult>, ParseGgfError> {
+    let v = value.trim();
+    if v.is_empty() || v == "?" {
+        return Ok(None);
+    }
+    let (num, suffix) = match v.split_once(':') {
+        Some((n, s)) => (n, Some(s)),
+        None => (v, None),
+    };
+    let black_margin: f64 = num
+        .trim()
+        .parse()
+        .ok()
+        .filter(|x: &f64| x.is_finite())
+        .ok_or_else(|| bad("RE", value, "expected a disc difference such as +6.000"))?;
+    let ending = match suffix {
+        None => GgfEnding::Scored,
+        Some("t") => GgfEnding::Timeout,
+        Some("r") => GgfEnding::Resigned,
+        Some(s) => GgfEnding::Other(s.to_string()),
+    };
+    Ok(Some(GgfResult { black_margin, ending }))
+}
+
+impl FromStr for GgfGame {
+    type Err = ParseGgfError;
+    fn from_str(text: &str) -> Result<GgfGame, ParseGgfError> {
+        let t = text.trim();
+        let body = t
+            .strip_prefix("(;")
+            .and_then(|b| b.strip_suffix(";)"))
+            .ok_or(ParseGgfError::NotARecord)?;
+        let mut game = GgfGame::new(Position::start(), "", "");
+        let mut board = None;
+        let mut rest = body;
+        while let Some(open) = rest.find('[') {
+            let tag = rest[..open].trim().to_string();
+            let close = rest[open..]
+                .find(']')
+                .ok_or_else(|| ParseGgfError::Unclosed(tag.clone()))?
+                + open;
+            let value = &rest[open + 1..close];
+            rest = &rest[close + 1..];
+            if tag.is_empty() || !tag.chars().all(|c| c.is_ascii_uppercase()) {
+                return Err(bad(&tag, value, "bad tag name"));
+            }
+            match tag.as_str() {
+                "GM" => {
+                    if !value.eq_ignore_ascii_case("othello") {
+                        return Err(bad("GM", value, "not an Othello game"));
+                    }
+                }
+                "PB" => game.black = value.to_string(),
+                "PW" => game.white = value.to_string(),
+                "PC" => game.place = Some(value.to_string()),
+                "DT" => game.date = Some(value.to_string()),
+                "TI" => game.time_control = Some(value.to_string()),
+                "RE" => game.result = parse_result(value)?,
+                "BO" => board = Some(parse_board(value)?),
+                "B" | "W" => {
+                    let color = if tag == "B" { Color::Black } else { Color::White };
+                    game.moves.push(parse_move(&tag, value, color)?);
+                }
+                // The board side is in BO; TY is printed from it (a variant such as `8r` is kept).
+                "TY" if value.trim().parse::<u8>().is_ok() => {}
+                _ => game.other.push((tag, value.to_string())),
+            }
+        }
+        if !rest.trim().is_empty() {
+            return Err(bad("", rest.trim(), "text after the last tag"));
+        }
+        game.start = board.ok_or(ParseGgfError::NoBoard)?;
+        let mut pos = game.start;
+        for (i, m) in game.moves.iter().enumerate() {
+            pos = play_for(&pos, m.color, m.mv).ok_or_else(|| ParseGgfError::IllegalMove {
+                number: i + 1,
+                text: format!("{}[{}]", if m.color == Color::Black { "B" } else { "W" }, m.mv),
+            })?;
+        }
+        Ok(game)
+    }
+}
+
+/// A number as GGF writes it: the shortest text that reads back to the same value.
+struct Num(f64);
+
+impl fmt::Display for Num {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let x = if self.0 == 0.0 { 0.0 } else { self.0 };
+        write!(f, "{x}")
+    }
+}
+
+impl fmt::Display for GgfGame {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let clean = |s: &str| s.replace([']', '\n', '\r'], " ");
+        f.write_str("(;GM[Othello]")?;
+        if let Some(pc) = &self.place {
+            write!(f, "PC[{}]", clean(pc))?;
+        }
+        if let Some(dt) = &self.date {
+            write!(f, "DT[{}]", clean(dt))?;
+        }
+        write!(f, "PB[{}]PW[{}]", clean(&self.black), clean(&self.white))?;
+        match &self.result {
+            None => f.write_str("RE[?]")?,
+            Some(r) => {
+                let x = if r.black_margin == 0.0 { 0.0 } else { r.black_margin };
+                write!(f, "RE[{x:+.3}")?;
+                match &r.ending {
+                    GgfEnding::Scored => {}
+                    GgfEnding::Timeout => f.write_str(":t")?,
+                    GgfEnding::Resigned => f.write_str(":r")?,
+                    GgfEnding::Other(s) => write!(f, ":{}", clean(s))?,
+                }
+                f.write_str("]")?;
+            }
+        }
+        if let Some(ti) = &self.time_control {
+            write!(f, "TI[{}]", clean(ti))?;
+        }
+        let size = self.start.size();
+        write!(f, "TY[{}]", size.side())?;
+        for (tag, value) in &self.other {
+            write!(f, "{tag}[{}]", clean(value))?;
+        }
+        let board: String = self
+            .start
+            .board_string()
+            .chars()
+            .map(|c| match c {
+                'X' | 'x' | '*' => '*',
+                'O' | 'o' => 'O',
+                _ => '-',
+            })
+            .collect();
+        let side = if self.start.side_to_move() == Color::Black {
+            '*'
+        } else {
+            'O'
+        };
+        write!(f, "BO[{} {board} {side}]", size.side())?;
+        for m in &self.moves {
+            let tag = if m.color == Color::Black { "B" } else { "W" };
+            let mv = match m.mv {
+                Move::Pass => "PA".to_string(),
+                Move::Place(sq) => sq.to_string().to_uppercase(),
+            };
+            write!(f, "{tag}[{mv}")?;
+            match (m.eval, m.time) {
+                (None, None) => {}
+                (Some(e), None) => write!(f, "/{}", Num(e))?,
+                (None, Some(t)) => write!(f, "//{}", Num(t))?,
+                (Some(e), Some(t)) => write!(f, "/{}/{}", Num(e), Num(t))?,
+            }
+            f.write_str("]")?;
+        }
+        f.write_str(";)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const START: &str = "---------------------------O*------*O---------------------------";
+
+    #[test]
+    fn parses_tags_moves_and_passes() {
+        let text = format!(
+            "(;GM[Othello]PC[here]DT[2026-11-30]PB[pvs]PW[edax]RB[1500]RE[-4.000:t]TI[5:00//0:01]TY[8]\
+             BO[8 {START} *]B[F5//1.5]W[f6/-0.25/0.125]B[e6];)"
+        );
+        let g: GgfGame = text.parse().unwrap();
+        assert_eq!((g.black.as_str(), g.white.as_str()), ("pvs", "edax"));
+        assert_eq!(g.place.as_deref(), Some("here"));
+        assert_eq!(g.time_control.as_deref(), Some("5:00//0:01"));
+        assert_eq!(
+            g.result,
+            Some(GgfResult {
+                black_margin: -4.0,
+                ending: GgfEnding::Timeout
+            })
+        );
+        assert_eq!(g.other, vec![("RB".to_string(), "1500".to_string())]);
+        assert_eq!(g.moves.len(), 3);
+        assert_eq!(g.moves[0].eval, None);
+        assert_eq!(g.moves[0].time, Some(1.5));
+        assert_eq!((g.moves[1].eval, g.moves[1].time), (Some(-0.25), Some(0.125)));
+        assert_eq!(g.moves[1].color, Color::White);
+        let expect = crate::text::play_sequence(&Position::start(), "f5f6e6").unwrap();
+        assert_eq!(g.final_position(), expect);
+        // Round trip: printing and parsing again gives the same game, and the same text.
+        let printed = g.to_string();
+        let again: GgfGame = printed.parse().unwrap();
+        assert_eq!(again, g);
+        assert_eq!(again.to_string(), printed);
+    }
+
+    #[test]
+    fn passes_explicit_and_implicit() {
+        // 4x4: white to move must pass (black to move afterwards has a move? build a position
+        // where white has no move but black has).
+        let board = format!("-O{}", "*".repeat(14));
+        let explicit = format!("(;GM[Othello]BO[4 {board} O]W[PA];)");
+        let g: GgfGame = explicit.parse().unwrap();
+        assert_eq!(g.moves[0].mv, Move::Pass);
+        assert_eq!(g.final_position().side_to_move(), Color::Black);
+        // A record leaving the forced pass out: black's move replays after the implied pass.
+        let implicit = format!("(;GM[Othello]BO[4 {board} O]B[A1];)");
+        let g: GgfGame = implicit.parse().unwrap();
+        assert!(g.final_position().is_game_over());
+        assert_eq!(g.to_string().parse::<GgfGame>().unwrap(), g);
+        // A pass by a side that has a move is illegal.
+        let wrong = format!("(;GM[Othello]BO[8 {START} *]B[PA];)");
+        assert!(matches!(
+            wrong.parse::<GgfGame>(),
+            Err(ParseGgfError::IllegalMove { number: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn rejects_bad_records() {
+        for bad in [
+            "".to_string(),
+            "GM[Othello]".to_string(),
+            "(;GM[Othello]B[F5];)".to_string(),
+            format!("(;GM[Chess]BO[8 {START} *];)"),
+            format!("(;GM[Othello]BO[8 {START} *]B[Z9];)"),
+            format!("(;GM[Othello]BO[8 {START} *]B[F5/x];)"),
+            format!("(;GM[Othello]BO[8 {START} *]B[A1];)"),
+            format!("(;GM[Othello]BO[7 {START} *];)"),
+            format!("(;GM[Othello]BO[8 {START}];)"),
+            format!("(;GM[Othello]RE[abc]BO[8 {START} *];)"),
+            format!("(;GM[Othello]BO[8 {START} *]B[F5;)"),
+            format!("(;GM[Othello]BO[8 {START} *]W[F5];)"),
+        ] {
+            assert!(bad.parse::<GgfGame>().is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn result_forms_and_rows_with_spaces() {
+        let rows = START
+            .as_bytes()
+            .chunks(8)
+            .map(|c| std::str::from_utf8(c).unwrap())
+            .collect::<Vec<_>>();
+        let text = format!("(;GM[Othello]RE[+0.000]BO[8 {} *];)", rows.join(" "));
+        let g: GgfGame = text.parse().unwrap();
+        assert_eq!(g.start, Position::start());
+        assert_eq!(g.result.as_ref().unwrap().black_margin, 0.0);
+        assert!(g.to_string().contains("RE[+0.000]"));
+        let r: GgfGame = format!("(;GM[Othello]RE[+64.000:r]BO[8 {START} *];)").parse().unwrap();
+        assert_eq!(r.result.unwrap().ending, GgfEnding::Resigned);
+        let u: GgfGame = format!("(;GM[Othello]RE[?]BO[8 {START} *];)").parse().unwrap();
+        assert_eq!(u.result, None);
+    }
+}

@@ -1,0 +1,7 @@
+"""`python -m othello_distributed`."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

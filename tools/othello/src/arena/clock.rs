@@ -1,0 +1,329 @@
+//! Time controls and the game clock, measured by the runner on a monotonic clock.
+//!
+//! - `tc=BASE+INC` (seconds, e.g. `10+0.1`, or `60` without increment): a clock per side; the
+//!   time a move takes is subtracted, then the increment is added. A move that takes more than
+//!   the time left plus the margin loses the game on time.
+//! - `st=SECONDS`: a fixed time per move; a move that takes longer than it plus the margin
+//!   loses on time.
+//! - neither: the players' own limits (depth, nodes) decide; only the hang timeout applies.
+//!
+//! Players are told their clock through [`Limits`]: the game clock ([`GameClock`], which the
+//! search and MCTS turn into soft and hard limits with `othello_engine::allocate`) or a time
+//! limit for a fixed time per move.
+
+use crate::error::{CliResult, input};
+use othello_engine::{GameClock, Limits, TimeLimit};
+use std::time::Duration;
+
+/// How a game is timed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// No clock: fixed depth or nodes from the players' specs.
+    None,
+    /// A fixed time per move.
+    PerMove(Duration),
+    /// Base time per game plus an increment per move.
+    Clock {
+        /// Time per side for the game.
+        base: Duration,
+        /// Added after each move.
+        increment: Duration,
+    },
+}
+
+/// Parses seconds (`0.5`, `10`), refusing negative, NaN and absurd values.
+fn seconds(text: &str, what: &str) -> CliResult<Duration> {
+    let v: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| input(format!("bad {what} '{text}': expected seconds, e.g. 10 or 0.1")))?;
+    if !(v.is_finite() && (0.0..=1e6).contains(&v)) {
+        return Err(input(format!("bad {what} '{text}': expected 0 to 1000000 seconds")));
+    }
+    Ok(Duration::from_secs_f64(v))
+}
+
+impl TimeControl {
+    /// Parses `--tc BASE[+INC]`.
+    pub fn parse_tc(text: &str) -> CliResult<TimeControl> {
+        let (b, i) = text.split_once('+').unwrap_or((text, "0"));
+        let base = seconds(b, "--tc base")?;
+        let increment = seconds(i, "--tc increment")?;
+        if base.is_zero() {
+            return Err(input(format!("bad --tc '{text}': the base time must be above 0")));
+        }
+        Ok(TimeControl::Clock { base, increment })
+    }
+
+    /// Parses `--st SECONDS`.
+    pub fn parse_st(text: &str) -> CliResult<TimeControl> {
+        let t = seconds(text, "--st")?;
+        if t.is_zero() {
+            return Err(input(format!("bad --st '{text}': expected more than 0 seconds")));
+        }
+        Ok(TimeControl::PerMove(t))
+    }
+
+    /// The GGF `TI[]` text: `BASE/INC/` in seconds, or the time per move; `None` without clock.
+    pub fn ggf(&self) -> Option<String> {
+        match *self {
+            TimeControl::None => None,
+            TimeControl::PerMove(t) => Some(format!("{}", t.as_secs_f64())),
+            TimeControl::Clock { base, increment } => {
+                Some(format!("{}/{}/", base.as_secs_f64(), increment.as_secs_f64()))
+            }
+        }
+    }
+
+    /// The text form for output (`10+0.1`, `st=0.5`, `none`).
+    pub fn describe(&self) -> String {
+        match *self {
+            TimeControl::None => "none".to_string(),
+            TimeControl::PerMove(t) => format!("st={}", t.as_secs_f64()),
+            TimeControl::Clock { base, increment } => {
+                format!("{}+{}", base.as_secs_f64(), increment.as_secs_f64())
+            }
+        }
+    }
+}
+
+/// One side's clock during a game.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    control: TimeControl,
+    remaining: Duration,
+}
+
+/// The verdict of the clock on one move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClockCheck {
+    /// In time.
+    Ok,
+    /// Over the limit plus the margin: `allowed` was the limit.
+    Flag {
+        /// What the move was allowed.
+        allowed: Duration,
+    },
+}
+
+impl Clock {
+    /// A full clock for a new game.
+    pub fn new(control: TimeControl) -> Clock {
+        let remaining = match control {
+            TimeControl::Clock { base, .. } => base,
+            _ => Duration::ZERO,
+        };
+        Clock { control, remaining }
+    }
+
+    /// `limits` with this clock added for the next move, keeping `overhead` in hand for
+    /// whatever the player does not see (the runner's work, the scheduler of a busy machine;
+    /// as the "move overhead" of chess engines): the game clock less `min(overhead, left / 2)`
+    /// (the player's time manager turns it into soft and hard limits), or for a fixed time per
+    /// move a hard limit of the time less `min(overhead, time / 2)` and a soft one of half that.
+    pub fn limits(&self, limits: Limits, overhead: Duration) -> Limits {
+        match self.control {
+            TimeControl::None => limits,
+            TimeControl::PerMove(t) => {
+                let hard = t - overhead.min(t / 2);
+                let soft = hard / 2;
+                let time = match limits.time {
+                    Some(own) => TimeLimit::new(own.soft.min(soft), own.hard.min(hard)),
+                    None => TimeLimit::new(soft, hard),
+                };
+                limits.with_time(time)
+            }
+            TimeControl::Clock { increment, .. } => {
+                let told = self.remaining - overhead.min(self.remaining / 2);
+                limits.with_clock(GameClock::new(told, increment))
+            }
+        }
+    }
+
+    /// Whether moves are timed (a clock or a fixed time per move).
+    pub fn is_timed(&self) -> bool {
+        self.control != TimeControl::None
+    }
+
+    /// Charges a move that took `used`: flags it if over the limit plus `margin`, else takes
+    /// the time off and adds the increment.
+    pub fn charge(&mut self, used: Duration, margin: Duration) -> ClockCheck {
+        match self.control {
+            TimeControl::None => ClockCheck::Ok,
+            TimeControl::PerMove(t) => {
+                if used > t + margin {
+                    ClockCheck::Flag { allowed: t }
+                } else {
+                    ClockCheck::Ok
+                }
+            }
+            TimeControl::Clock { increment, .. } => {
+                if used > self.remaining + margin {
+                    let allowed = self.remaining;
+                    self.remaining = Duration::ZERO;
+                    ClockCheck::Flag { allowed }
+                } else {
+                    self.remaining = self.remaining.saturating_sub(used) + increment;
+                    ClockCheck::Ok
+                }
+            }
+        }
+    }
+
+    /// Time left.
+    #[cfg(test)]
+    pub fn remaining(&self) -> Duration {
+        self.remaining
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn parses_controls() {
+        assert_eq!(
+            TimeControl::parse_tc("10+0.1").unwrap(),
+            TimeControl::Clock {
+                base: ms(10_000),
+                increment: ms(100)
+            }
+        );
+        assert_eq!(
+            TimeControl::parse_tc("60").unwrap(),
+            TimeControl::Clock {
+                base: ms(60_000),
+                increment: ms(0)
+            }
+        );
+        assert_eq!(TimeControl::parse_st("0.25").unwrap(), TimeControl::PerMove(ms(250)));
+        for bad in ["", "x", "-1", "1+-1", "0+0", "0+1", "nan", "1e9", "1+2+3"] {
+            assert!(TimeControl::parse_tc(bad).is_err(), "{bad}");
+        }
+        assert!(TimeControl::parse_st("0").is_err());
+        assert_eq!(TimeControl::parse_tc("10+0.1").unwrap().ggf().unwrap(), "10/0.1/");
+    }
+
+    #[test]
+    fn clock_charges_and_flags() {
+        let mut c = Clock::new(TimeControl::Clock {
+            base: ms(1000),
+            increment: ms(100),
+        });
+        assert_eq!(c.charge(ms(300), ms(0)), ClockCheck::Ok);
+        assert_eq!(c.remaining(), ms(800));
+        // 850 ms is within 800 + 50 margin; the clock floors at zero before the increment.
+        assert_eq!(c.charge(ms(850), ms(50)), ClockCheck::Ok);
+        assert_eq!(c.remaining(), ms(100));
+        assert_eq!(c.charge(ms(151), ms(50)), ClockCheck::Flag { allowed: ms(100) });
+        let mut p = Clock::new(TimeControl::PerMove(ms(100)));
+        assert_eq!(p.charge(ms(100), ms(0)), ClockCheck::Ok);
+        assert_eq!(p.charge(ms(101), ms(0)), ClockCheck::Flag { allowed: ms(100) });
+        let mut n = Clock::new(TimeControl::None);
+        assert_eq!(n.charge(ms(1_000_000), ms(0)), ClockCheck::Ok);
+    }
+
+    #[test]
+    fn limits_carry_the_clock() {
+        let c = Clock::new(TimeControl::Clock {
+            base: ms(5000),
+            increment: ms(20),
+        });
+        let l = c.limits(Limits::depth(9), ms(30));
+        assert_eq!(l.clock, Some(GameClock::new(ms(4970), ms(20))));
+        assert_eq!(l.depth, Some(9));
+        assert_eq!(
+            c.limits(Limits::none(), ms(0)).clock,
+            Some(GameClock::new(ms(5000), ms(20)))
+        );
+        // The overhead takes at most half of what is left.
+        let mut low = c;
+        low.charge(ms(4960), ms(0));
+        assert_eq!(
+            low.limits(Limits::none(), ms(30)).clock,
+            Some(GameClock::new(ms(30), ms(20)))
+        );
+        let p = Clock::new(TimeControl::PerMove(ms(100)));
+        assert_eq!(
+            p.limits(Limits::none(), ms(30)).time,
+            Some(TimeLimit::new(ms(35), ms(70)))
+        );
+        assert_eq!(
+            p.limits(Limits::none(), ms(80)).time,
+            Some(TimeLimit::new(ms(25), ms(50)))
+        );
+        // A spec's own tighter time stays.
+        let own = p.limits(Limits::time(ms(10), ms(20)), ms(30));
+        assert_eq!(own.time, Some(TimeLimit::new(ms(10), ms(20))));
+        assert!(
+            Clock::new(TimeControl::None)
+                .limits(Limits::none(), ms(30))
+                .is_unbounded()
+        );
+    }
+}
+
+/// Parses a GGF time (`[[h:]m:]s`, seconds may have decimals).
+fn ggf_seconds(text: &str) -> Option<f64> {
+    let mut total = 0.0;
+    for part in text.trim().split(':') {
+        let v: f64 = part.trim().parse().ok().filter(|v: &f64| v.is_finite() && *v >= 0.0)?;
+        total = total * 60.0 + v;
+    }
+    Some(total)
+}
+
+/// The clock of the side to move in a GGF record, as an NBoard engine reads it from
+/// `set game`: `TI[main/increment/...]` minus the times of its moves so far plus an increment
+/// per timed move. `None` without a readable `TI`.
+pub fn ggf_clock(game: &othello_rules::GgfGame) -> Option<GameClock> {
+    let ti = game.time_control.as_deref()?;
+    let mut parts = ti.split('/');
+    let base = ggf_seconds(parts.next()?)?;
+    let increment = match parts.next().map(str::trim) {
+        None | Some("") => 0.0,
+        Some(t) => ggf_seconds(t)?,
+    };
+    let side = game.final_position().side_to_move();
+    let (mut used, mut moves) = (0.0, 0u32);
+    for m in game.moves.iter().filter(|m| m.color == side) {
+        if let Some(t) = m.time {
+            used += t;
+            moves += 1;
+        }
+    }
+    let left = (base + increment * moves as f64 - used).max(0.0);
+    Some(GameClock::new(
+        Duration::from_secs_f64(left.min(1e9)),
+        Duration::from_secs_f64(increment.min(1e9)),
+    ))
+}
+
+#[cfg(test)]
+mod ggf_tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_clock_of_a_record() {
+        let start = "---------------------------O*------*O---------------------------";
+        let g: othello_rules::GgfGame =
+            format!("(;GM[Othello]TI[1:00/0.5/]BO[8 {start} *]B[F5//2.5]W[D6//1]B[C3//4];)")
+                .parse()
+                .unwrap();
+        // White to move: 60 s + 1 increment - 1 s used = 59.5 s.
+        let b = ggf_clock(&g).unwrap();
+        assert_eq!(b.remaining, Duration::from_millis(59_500));
+        assert_eq!(b.increment, Duration::from_millis(500));
+        let mut none = g.clone();
+        none.time_control = None;
+        assert_eq!(ggf_clock(&none), None);
+        none.time_control = Some("x".into());
+        assert_eq!(ggf_clock(&none), None);
+        assert_eq!(ggf_seconds("1:02:03.5"), Some(3723.5));
+    }
+}

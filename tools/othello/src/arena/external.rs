@@ -1,0 +1,463 @@
+//! External engines speaking the NBoard protocol, driven as a GUI drives them.
+//!
+//! The engines file is JSON, a list of engines as cutechess's `engines.json`:
+//!
+//! ```json
+//! [{"name": "edax", "command": "./edax", "args": ["-q"], "workingDirectory": "/opt/edax",
+//!   "protocol": 2, "restart": "off"}]
+//! ```
+//!
+//! `protocol` is the version sent in `nboard N` (default 2; older engines accept only 1);
+//! `restart` is `on` (a fresh process for every game) or `off` (default: one process kept
+//! between games, restarted only after it misbehaves). A spec `ext:name=edax[,depth=N]` picks
+//! one; `depth` is sent as `set depth N` (default 60, so the clock decides).
+//!
+//! For each move the runner sends `set game <GGF>` (the record so far, `TI[]` and the time of
+//! every move, so the engine can read its clock), then `go`, and waits for
+//! `=== MOVE[/eval[/time]]` or `=== MOVE [eval [time]]`; other lines (`status`, `nodestats`,
+//! `search`, `set myname`) are read and ignored. Each game starts with `ping N` / `pong N`.
+//! A process that exits, stays silent past its deadline or answers garbage fails the move; it is
+//! killed (also when the runner drops it) and started again for the next game.
+
+use super::player::Failure;
+use crate::error::{CliResult, input};
+use othello_engine::{Limits, Player, Reply};
+use othello_rules::{GgfGame, GgfMove, Move, Position};
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// One engine of the engines file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineDef {
+    /// Its name in specs and records.
+    pub name: String,
+    /// The program.
+    pub command: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// Where it runs.
+    pub dir: Option<String>,
+    /// The NBoard protocol version to announce.
+    pub protocol: u32,
+    /// A fresh process for every game.
+    pub restart_per_game: bool,
+}
+
+/// Reads an engines file.
+///
+/// # Errors
+/// Bad input naming the file and the problem.
+pub fn read_engines(path: &str) -> CliResult<Vec<EngineDef>> {
+    let text = std::fs::read_to_string(path).map_err(|e| input(format!("cannot read engines file {path}: {e}")))?;
+    parse_engines(&text).map_err(|e| input(format!("engines file {path}: {e}")))
+}
+
+/// Parses the JSON of an engines file.
+///
+/// # Errors
+/// A description of the first problem.
+pub fn parse_engines(text: &str) -> Result<Vec<EngineDef>, String> {
+    let v: Value = serde_json::from_str(text).map_err(|e| format!("bad JSON: {e}"))?;
+    let list = v.as_array().ok_or("expected a JSON list of engines")?;
+    let mut out: Vec<EngineDef> = Vec::new();
+    for (i, e) in list.iter().enumerate() {
+        let obj = e.as_object().ok_or(format!("entry {} is not an object", i + 1))?;
+        for key in obj.keys() {
+            if !["name", "command", "args", "workingDirectory", "protocol", "restart"].contains(&key.as_str()) {
+                return Err(format!("entry {}: unknown key '{key}'", i + 1));
+            }
+        }
+        let string = |k: &str| obj.get(k).and_then(Value::as_str).map(str::to_string);
+        let name = string("name")
+            .filter(|n| !n.is_empty())
+            .ok_or(format!("entry {}: no \"name\"", i + 1))?;
+        let command = string("command")
+            .filter(|c| !c.is_empty())
+            .ok_or(format!("engine {name}: no \"command\""))?;
+        let args = match obj.get("args") {
+            None => Vec::new(),
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|x| x.as_str().map(str::to_string))
+                .collect::<Option<Vec<_>>>()
+                .ok_or(format!("engine {name}: \"args\" must be a list of strings"))?,
+            Some(_) => return Err(format!("engine {name}: \"args\" must be a list of strings")),
+        };
+        let protocol = match obj.get("protocol") {
+            None => 2,
+            Some(p) => p
+                .as_u64()
+                .filter(|p| (1..=2).contains(p))
+                .ok_or(format!("engine {name}: \"protocol\" must be 1 or 2"))? as u32,
+        };
+        let restart_per_game = match string("restart").as_deref() {
+            None | Some("off") => false,
+            Some("on") => true,
+            Some(other) => return Err(format!("engine {name}: \"restart\" must be on or off, not {other}")),
+        };
+        if out.iter().any(|d| d.name == name) {
+            return Err(format!("engine {name} is listed twice"));
+        }
+        out.push(EngineDef {
+            name,
+            command,
+            args,
+            dir: string("workingDirectory"),
+            protocol,
+            restart_per_game,
+        });
+    }
+    Ok(out)
+}
+
+/// A running engine process: killed and reaped when dropped.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Process {
+    fn start(def: &EngineDef) -> Result<Process, Failure> {
+        let mut cmd = Command::new(&def.command);
+        cmd.args(&def.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(dir) = &def.dir {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd
+            .spawn()
+            .map_err(|e| Failure::Crashed(format!("cannot start {}: {e}", def.command)))?;
+        let stdin = child.stdin.take().ok_or(Failure::Crashed("no stdin".into()))?;
+        let stdout = child.stdout.take().ok_or(Failure::Crashed("no stdout".into()))?;
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Process { child, stdin, lines })
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Failure> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| Failure::Crashed(format!("cannot write to the engine: {e}")))
+    }
+
+    /// The next line, waiting at most until `deadline`.
+    fn read(&mut self, deadline: Instant, waited: Duration) -> Result<String, Failure> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(Failure::Hung(waited)),
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = self
+                    .child
+                    .try_wait()
+                    .ok()
+                    .flatten()
+                    .map_or("closed its output".to_string(), |s| format!("exited ({s})"));
+                Err(Failure::Crashed(status))
+            }
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Parses the answer of `===`: `MOVE[/eval[/time]]` or `MOVE [eval [time]]`.
+pub fn parse_answer(rest: &str) -> Option<(Move, Option<f64>)> {
+    let rest = rest.trim();
+    let mut parts: Vec<&str> = if rest.contains('/') {
+        rest.split('/').collect()
+    } else {
+        rest.split_whitespace().collect()
+    };
+    if parts.is_empty() || parts.len() > 3 {
+        return None;
+    }
+    let mv: Move = parts.remove(0).trim().parse().ok()?;
+    let eval = match parts.first().map(|s| s.trim()) {
+        None | Some("") => None,
+        Some(e) => Some(e.parse::<f64>().ok().filter(|x| x.is_finite())?),
+    };
+    if let Some(t) = parts.get(1).map(|s| s.trim())
+        && !t.is_empty()
+    {
+        t.parse::<f64>().ok().filter(|x| x.is_finite())?;
+    }
+    Some((mv, eval))
+}
+
+/// An NBoard engine in its own process, as an `othello_engine::Player`.
+///
+/// [`Player::think`] always returns a legal move, as the trait asks: when the engine fails
+/// (see [`Failure`]) it returns the first legal move instead, keeps the failure for
+/// [`ExternalPlayer::take_failure`] and kills the process; the next game starts a new one.
+pub struct ExternalPlayer {
+    def: EngineDef,
+    depth: u32,
+    margin: Duration,
+    hang_timeout: Duration,
+    process: Option<Process>,
+    pings: u64,
+    sent_depth: Option<u32>,
+    root: Position,
+    history: Vec<(Move, Option<Duration>)>,
+    time_control: Option<String>,
+    failure: Option<Failure>,
+}
+
+impl ExternalPlayer {
+    /// Starts the engine. `depth` is sent with `set depth` unless the limits of a move carry
+    /// one; `margin` is the runner's flag margin and `hang_timeout` the wait for a move
+    /// without a clock.
+    ///
+    /// # Errors
+    /// The process could not be started.
+    pub fn new(def: EngineDef, depth: u32, margin: Duration, hang_timeout: Duration) -> CliResult<ExternalPlayer> {
+        let mut p = ExternalPlayer {
+            def,
+            depth,
+            margin,
+            hang_timeout,
+            process: None,
+            pings: 0,
+            sent_depth: None,
+            root: Position::start(),
+            history: Vec::new(),
+            time_control: None,
+            failure: None,
+        };
+        p.start().map_err(|e| input(format!("engine {}: {e}", p.def.name)))?;
+        Ok(p)
+    }
+
+    fn start(&mut self) -> Result<(), Failure> {
+        self.process = None;
+        self.sent_depth = None;
+        let mut proc = Process::start(&self.def)?;
+        proc.send(&format!("nboard {}", self.def.protocol))?;
+        self.process = Some(proc);
+        Ok(())
+    }
+
+    fn proc(&mut self) -> Result<&mut Process, Failure> {
+        if self.process.is_none() {
+            self.start()?;
+        }
+        self.process.as_mut().ok_or(Failure::Crashed("not running".into()))
+    }
+
+    /// Starts a game from `root` after the opening `moves` (sent in the GGF of every move),
+    /// timed by `time_control` (the GGF `TI` text): a fresh process if the engine restarts per
+    /// game, then `ping`/`pong`.
+    ///
+    /// # Errors
+    /// The engine does not answer the ping within 10 s, or exits.
+    pub fn start_game(&mut self, root: Position, moves: &[Move], time_control: Option<&str>) -> Result<(), Failure> {
+        self.root = root;
+        self.history = moves.iter().map(|&m| (m, None)).collect();
+        self.time_control = time_control.map(str::to_string);
+        self.failure = None;
+        if self.def.restart_per_game {
+            self.start()?;
+        }
+        self.pings += 1;
+        let n = self.pings;
+        let proc = self.proc()?;
+        proc.send(&format!("ping {n}"))?;
+        let wait = Duration::from_secs(10);
+        let deadline = Instant::now() + wait;
+        loop {
+            let line = proc.read(deadline, wait)?;
+            if line.trim() == format!("pong {n}") {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Records a move of the game with the time it took (shown to the engine in the GGF).
+    pub fn observe_timed(&mut self, mv: Move, time: Option<Duration>) {
+        self.history.push((mv, time));
+    }
+
+    /// The failure of the last [`Player::think`], if it failed.
+    pub fn take_failure(&mut self) -> Option<Failure> {
+        self.failure.take()
+    }
+
+    /// Kills the process and starts a new one (after a failure).
+    pub fn restart(&mut self) {
+        if self.start().is_err() {
+            // Tried again at the next game, which it then loses if it still cannot start.
+            self.process = None;
+        }
+    }
+
+    /// The GGF for `set game`: the game from its root when the history leads to `pos`, with
+    /// the clock (`TI`) and move times when the game is timed; else `pos` alone.
+    fn game_record(&self, pos: &Position, limits: &Limits) -> GgfGame {
+        let mut replay = Some(self.root);
+        for &(mv, _) in &self.history {
+            replay = replay.and_then(|p| p.play(mv).ok());
+        }
+        let follows = replay == Some(*pos);
+        let timed_history = follows && limits.clock.is_some() && self.time_control.is_some();
+        let mut g = GgfGame::new(if follows { self.root } else { *pos }, "black", "white");
+        if follows {
+            let mut p = self.root;
+            for &(mv, t) in &self.history {
+                g.moves.push(GgfMove {
+                    color: p.side_to_move(),
+                    mv,
+                    eval: None,
+                    time: if timed_history {
+                        t.map(|d| d.as_secs_f64())
+                    } else {
+                        None
+                    },
+                });
+                p = p.play_unchecked(mv);
+            }
+        }
+        g.time_control = if timed_history {
+            self.time_control.clone()
+        } else if let Some(c) = limits.clock {
+            Some(format!("{}/{}/", c.remaining.as_secs_f64(), c.increment.as_secs_f64()))
+        } else {
+            limits.time.map(|t| format!("{}", t.hard.as_secs_f64()))
+        };
+        g
+    }
+
+    /// How long to wait for the answer: the clock's time plus the margin and 50 ms, or the
+    /// hang timeout without a clock.
+    fn deadline(&self, limits: &Limits) -> Duration {
+        let grace = self.margin + Duration::from_millis(50);
+        match (limits.clock, limits.time) {
+            (Some(c), _) => c.remaining + grace,
+            (None, Some(t)) => t.hard + grace,
+            (None, None) => self.hang_timeout,
+        }
+    }
+
+    fn ask(&mut self, pos: &Position, limits: &Limits) -> Result<Reply, Failure> {
+        let ggf = self.game_record(pos, limits).to_string();
+        let depth = limits.depth.unwrap_or(self.depth).clamp(1, 60);
+        let wait = self.deadline(limits);
+        let start = Instant::now();
+        let send_depth = self.sent_depth != Some(depth);
+        self.sent_depth = Some(depth);
+        let proc = self.proc()?;
+        if send_depth {
+            proc.send(&format!("set depth {depth}"))?;
+        }
+        proc.send(&format!("set game {ggf}"))?;
+        proc.send("go")?;
+        let until = start + wait;
+        loop {
+            let line = proc.read(until, wait)?;
+            let t = line.trim();
+            if let Some(rest) = t.strip_prefix("===") {
+                let (mv, eval) = parse_answer(rest).ok_or_else(|| Failure::Garbage(t.to_string()))?;
+                if !pos.is_legal(mv) {
+                    return Err(if mv == Move::Pass {
+                        Failure::PassWithMove
+                    } else {
+                        Failure::Illegal(mv)
+                    });
+                }
+                let mut reply = Reply::new(mv).with_time(start.elapsed());
+                if let Some(e) = eval {
+                    reply = reply.with_score((e * 100.0).round() as i32, false);
+                }
+                return Ok(reply);
+            }
+        }
+    }
+}
+
+impl Player for ExternalPlayer {
+    fn name(&self) -> String {
+        self.def.name.clone()
+    }
+
+    fn new_game(&mut self) {
+        if let Err(f) = self.start_game(Position::start(), &[], None) {
+            self.failure = Some(f);
+        }
+    }
+
+    fn think(&mut self, pos: &Position, limits: &Limits) -> Reply {
+        match self.ask(pos, limits) {
+            Ok(r) => r,
+            Err(f) => {
+                self.failure = Some(f);
+                self.process = None;
+                Reply::new(pos.moves().first().copied().unwrap_or(Move::Pass))
+            }
+        }
+    }
+
+    fn observe(&mut self, mv: Move) {
+        self.observe_timed(mv, None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn answers_in_both_forms() {
+        let f5: Move = "f5".parse().unwrap();
+        assert_eq!(parse_answer(" F5/1.5/0.2"), Some((f5, Some(1.5))));
+        assert_eq!(parse_answer(" F5 1.5 0.2"), Some((f5, Some(1.5))));
+        assert_eq!(parse_answer(" f5"), Some((f5, None)));
+        assert_eq!(parse_answer(" F5//0.2"), Some((f5, None)));
+        assert_eq!(parse_answer(" PA"), Some((Move::Pass, None)));
+        for bad in ["", " Z9", " F5/x", " F5 1 2 3", " F5 1.0 y", "hello"] {
+            assert_eq!(parse_answer(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn engines_file() {
+        let text = r#"[{"name": "a", "command": "x", "args": ["1", "2"], "protocol": 1, "restart": "on"},
+                      {"name": "b", "command": "y", "workingDirectory": "/tmp"}]"#;
+        let e = parse_engines(text).unwrap();
+        assert_eq!(e[0].args, vec!["1", "2"]);
+        assert_eq!((e[0].protocol, e[0].restart_per_game), (1, true));
+        assert_eq!(
+            (e[1].protocol, e[1].restart_per_game, e[1].dir.as_deref()),
+            (2, false, Some("/tmp"))
+        );
+        for bad in [
+            "{}",
+            "[1]",
+            r#"[{"command": "x"}]"#,
+            r#"[{"name": "a"}]"#,
+            r#"[{"name": "a", "command": "x", "protocol": 3}]"#,
+            r#"[{"name": "a", "command": "x", "args": "y"}]"#,
+            r#"[{"name": "a", "command": "x", "colour": "y"}]"#,
+            r#"[{"name": "a", "command": "x"}, {"name": "a", "command": "y"}]"#,
+        ] {
+            assert!(parse_engines(bad).is_err(), "{bad}");
+        }
+    }
+}

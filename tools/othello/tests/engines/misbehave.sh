@@ -1,0 +1,22 @@
+#!/bin/sh
+# A misbehaving NBoard engine for the match tests. $1 picks how it fails when asked to move:
+# crash (exits), hang (sleeps, as one process: exec), illegal (a corner that is never legal in
+# the first moves), pass (passes while it has a move), garbage (an unreadable answer),
+# chatter (prints lines forever but never answers).
+mode="$1"
+while read -r cmd arg rest; do
+  case "$cmd" in
+    nboard) echo "set myname bad-$mode" ;;
+    ping) echo "pong $arg" ;;
+    go)
+      case "$mode" in
+        crash) exit 3 ;;
+        hang) exec sleep 987 ;;
+        illegal) echo "=== A1/0.0/0.1" ;;
+        pass) echo "=== PA" ;;
+        garbage) echo "=== banana" ;;
+        chatter) while :; do echo "status thinking"; done ;;
+      esac
+      ;;
+  esac
+done

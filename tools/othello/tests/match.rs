@@ -1,0 +1,328 @@
+//! End-to-end tests of `othello play` as a match tool: in-process against external NBoard
+//! engines (our own `othello nboard` and misbehaving scripts), clocks, concurrency, openings
+//! files of each kind, GGF and JSON Lines records, and the statistics in the summary.
+
+use othello_rules::{GgfGame, Move};
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_othello");
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("othello-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// Runs `othello play ARGS --json -q`; returns the per-game lines and the summary.
+fn play(args: &[&str]) -> (Vec<Value>, Value) {
+    let out = Command::new(BIN)
+        .arg("play")
+        .args(args)
+        .args(["--json", "-q"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "play {args:?} failed: {stderr}");
+    let mut lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let summary = lines.pop().unwrap();
+    (lines, summary)
+}
+
+/// An engines file with our own NBoard engine (`self`) and each misbehaving script.
+fn engines_file() -> String {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/engines/misbehave.sh");
+    let mut list = vec![serde_json::json!({
+        "name": "self", "command": BIN, "args": ["nboard", "--engine", "pvs"], "restart": "on"
+    })];
+    for mode in ["crash", "hang", "illegal", "pass", "garbage", "chatter"] {
+        list.push(serde_json::json!({
+            "name": format!("bad-{mode}"), "command": "sh",
+            "args": [script.to_str().unwrap(), mode], "protocol": 1
+        }));
+    }
+    let path = tmp("engines.json");
+    std::fs::write(&path, serde_json::to_string(&list).unwrap()).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+fn moves_of(game: &Value) -> Vec<String> {
+    game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn in_process_and_external_self_play_identical_moves() {
+    // pvs at depth 4 in this process against the same engine as an NBoard process: at fixed
+    // depth both colours' searches see the same positions, so the two games of every pair
+    // have the same moves and opposite results.
+    let engines = engines_file();
+    let (games, summary) = play(&["pvs:depth=4", "ext:name=self,depth=4", "--engines", &engines, "-g", "4"]);
+    assert_eq!(summary["games"], 4);
+    assert_eq!(games.len(), 4);
+    let by_number = |n: u64| games.iter().find(|g| g["game"] == n).unwrap();
+    for pair in 0..2 {
+        let (a, b) = (by_number(2 * pair + 1), by_number(2 * pair + 2));
+        assert_eq!(a["opening"], b["opening"]);
+        assert_eq!(moves_of(a), moves_of(b), "pair {pair}");
+        assert!(moves_of(a).len() > 20);
+        assert_eq!(a["black_margin"], b["black_margin"]);
+        assert_eq!(a["ending"], "scored");
+    }
+    assert_eq!(games[0]["white"], "self");
+}
+
+#[test]
+fn misbehaving_engines_lose_with_the_reason_and_the_match_goes_on() {
+    let engines = engines_file();
+    for (mode, ending, reason) in [
+        ("crash", "forfeit", "crashed"),
+        ("illegal", "forfeit", "illegal move a1"),
+        ("pass", "forfeit", "passed with a legal move"),
+        ("garbage", "forfeit", "unreadable answer '=== banana'"),
+        ("hang", "time", "no answer within"),
+        ("chatter", "time", "no answer within"),
+    ] {
+        let name = format!("ext:name=bad-{mode}");
+        let (games, summary) = play(&["random", &name, "--engines", &engines, "-g", "4", "--tc", "0.3"]);
+        assert_eq!(summary["games"], 4, "{mode}");
+        assert_eq!(summary["wins"], 4, "{mode}: {games:?}");
+        for g in &games {
+            assert_eq!(g["ending"], ending, "{mode}: {g}");
+            assert!(g["reason"].as_str().unwrap().contains(reason), "{mode}: {g}");
+        }
+    }
+    // No engine process outlives the match (the hanging one sleeps 987 s as a single process).
+    let ps = Command::new("ps").args(["-eo", "args"]).output().unwrap();
+    let text = String::from_utf8_lossy(&ps.stdout);
+    assert!(
+        !text.lines().any(|l| l.trim() == "sleep 987"),
+        "a hung engine was left running"
+    );
+}
+
+#[test]
+fn hang_without_clock_uses_the_hang_timeout() {
+    let engines = engines_file();
+    let (games, summary) = play(&[
+        "random",
+        "ext:name=bad-hang",
+        "--engines",
+        &engines,
+        "-g",
+        "2",
+        "--hang-timeout",
+        "0.2",
+    ]);
+    assert_eq!(summary["wins"], 2);
+    assert!(
+        games[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("no answer within 0.200 s"),
+        "{}",
+        games[0]
+    );
+}
+
+#[test]
+fn clocks_with_increment_records_and_concurrency() {
+    let ggf = tmp("clock.ggf");
+    let jsonl = tmp("clock.jsonl");
+    let _ = std::fs::remove_file(&ggf);
+    let _ = std::fs::remove_file(&jsonl);
+    let (games, summary) = play(&[
+        "pvs",
+        "mcts:playouts=100000",
+        "--tc",
+        "0.4+0.02",
+        "--margin",
+        "200",
+        "-g",
+        "4",
+        "--concurrency",
+        "2",
+        "--ggf",
+        ggf.to_str().unwrap(),
+        "--jsonl",
+        jsonl.to_str().unwrap(),
+    ]);
+    assert_eq!(summary["games"], 4);
+    assert_eq!(summary["time_control"], "0.4+0.02");
+    assert_eq!(summary["concurrency"], 2);
+    let mut numbers: Vec<u64> = games.iter().map(|g| g["game"].as_u64().unwrap()).collect();
+    numbers.sort();
+    assert_eq!(numbers, vec![1, 2, 3, 4]);
+    // Each side's moves fit its clock: replaying the clock (0.4 s, +0.02 s after each move the
+    // side was asked for; the runner's forced passes cost nothing), no move took more than
+    // the time left plus the 0.2 s margin, and what the games report is consistent with it.
+    for g in &games {
+        if g["ending"] != "scored" {
+            continue;
+        }
+        let moves = moves_of(g);
+        let times: Vec<f64> = g["times"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_f64().unwrap())
+            .collect();
+        let mut left = [0.4f64, 0.4];
+        for (i, (m, t)) in moves.iter().zip(&times).enumerate() {
+            if m == "pass" {
+                assert_eq!(*t, 0.0);
+                continue;
+            }
+            let side = i % 2;
+            assert!(
+                *t <= left[side] + 0.2 + 1e-6,
+                "move {i}: {t} s with {} s left",
+                left[side]
+            );
+            left[side] = (left[side] - t).max(0.0) + 0.02;
+        }
+    }
+    // The GGF file parses back to the same games as the JSON Lines file.
+    let records: Vec<GgfGame> = std::fs::read_to_string(&ggf)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let lines: Vec<Value> = std::fs::read_to_string(&jsonl)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!((records.len(), lines.len()), (4, 4));
+    for (r, j) in records.iter().zip(&lines) {
+        assert_eq!(r.time_control.as_deref(), Some("0.4/0.02/"));
+        let opening = j["opening"].as_str().unwrap().len() / 2;
+        let played: Vec<String> = r.moves[opening..].iter().map(|m| m.mv.to_string()).collect();
+        assert_eq!(played, moves_of(j));
+        let times: Vec<f64> = r.moves[opening..].iter().map(|m| m.time.unwrap()).collect();
+        let jt: Vec<f64> = j["times"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_f64().unwrap())
+            .collect();
+        assert_eq!(times, jt);
+        assert_eq!(
+            r.result.as_ref().unwrap().black_margin,
+            j["black_margin"].as_f64().unwrap()
+        );
+        assert_eq!(r.black, j["black"].as_str().unwrap());
+        if j["ending"] == "scored" {
+            let p = r.final_position();
+            assert!(p.is_game_over());
+            assert_eq!(p.final_score_black() as f64, r.result.as_ref().unwrap().black_margin);
+        }
+        // The pvs moves carry its evaluation.
+        let pvs_black = r.black == "pvs";
+        let first = &r.moves[opening..]
+            .iter()
+            .find(|m| (m.color == othello_rules::Color::Black) == pvs_black && m.mv != Move::Pass);
+        assert!(first.unwrap().eval.is_some());
+    }
+}
+
+#[test]
+fn openings_files_of_each_kind_and_seeded_order() {
+    let start = "---------------------------O*------*O---------------------------";
+    let files = [
+        ("moves.txt", "# comment\nf5d6c3\nf5f6\n".to_string(), ["f5d6c3", "f5f6"]),
+        (
+            "games.ggf",
+            format!("(;GM[Othello]BO[8 {start} *]B[F5]W[D6]B[C3];)\n(;GM[Othello]BO[8 {start} *]B[F5]W[F6];)\n"),
+            ["f5d6c3", "f5f6"],
+        ),
+        (
+            "positions.obf",
+            "---------------------------OX------XXX-------------------------- O;\n\
+             ---------------------------OX------XXX-------------------------- O; again\n"
+                .to_string(),
+            [
+                "---------------------------OX------XXX-------------------------- O",
+                "---------------------------OX------XXX-------------------------- O",
+            ],
+        ),
+    ];
+    for (name, text, labels) in files {
+        let path = tmp(name);
+        std::fs::write(&path, text).unwrap();
+        let (games, summary) = play(&["pvs:depth=1", "random", "--openings", path.to_str().unwrap(), "-g", "4"]);
+        assert_eq!(summary["games"], 4);
+        let got: Vec<&str> = games.iter().map(|g| g["opening"].as_str().unwrap()).collect();
+        assert_eq!(got, vec![labels[0], labels[0], labels[1], labels[1]], "{name}");
+    }
+    // A seed shuffles the built-in set reproducibly.
+    let order = |seed: &str| -> Vec<String> {
+        let (games, _) = play(&["random", "random:seed=1", "--seed", seed, "-g", "8"]);
+        games
+            .iter()
+            .map(|g| g["opening"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(order("5"), order("5"));
+    assert_ne!(order("5"), order("6"));
+}
+
+#[test]
+fn adjudication_keeps_the_perfect_play_result() {
+    // At 14 empties the solver decides: an adjudicated game's margin is the exact score of its
+    // last position, so it has few moves after the opening and ends "adjudicated".
+    let (games, summary) = play(&["pvs:depth=2", "random", "--adjudicate", "14", "-g", "2"]);
+    assert_eq!(summary["games"], 2);
+    for g in &games {
+        assert_eq!(g["ending"], "adjudicated");
+        assert_eq!(moves_of(g).len() + 4, 60 - 14);
+    }
+}
+
+#[test]
+fn summary_statistics_of_a_sweep() {
+    // pvs at depth 3 beats the random player in every game: 3 pairs WW. The summary keeps the
+    // old keys, reports no Elo (100%), LOS 1, and the SPRT's LLR for [0, 10] computed by hand in
+    // stats.rs (0.085160: far from 2.944, so "continue").
+    let (_, s) = play(&["pvs:depth=3", "random", "-g", "6", "--sprt", "0,10"]);
+    for key in ["games", "wins", "draws", "losses", "score", "elo", "elo_error", "sprt"] {
+        assert!(s.get(key).is_some(), "{key}");
+    }
+    assert_eq!(s["wins"], 6);
+    assert_eq!(s["pentanomial"], serde_json::json!([0, 0, 0, 0, 3]));
+    assert_eq!(s["elo"], Value::Null);
+    assert_eq!(s["elo_error"], Value::Null);
+    assert_eq!(s["los"], 1.0);
+    assert_eq!(s["sprt"], "continue");
+    assert!((s["llr"].as_f64().unwrap() - 0.085160).abs() < 1e-5, "{s}");
+    assert!((s["llr_bounds"][1].as_f64().unwrap() - 2.944439).abs() < 1e-6);
+    assert_eq!(s["sprt_model"], "logistic");
+}
+
+#[test]
+fn bad_match_input() {
+    for args in [
+        vec!["random", "random", "--concurrency", "0"],
+        vec!["random", "random", "--tc", "abc"],
+        vec!["random", "random", "--st", "0"],
+        vec!["random", "ext:name=x"],
+        vec!["random", "random", "--engines", "/nonexistent/engines.json"],
+        vec!["random", "random", "--openings", "/nonexistent/openings.txt"],
+        vec!["random", "random", "--sprt", "0,10", "--sprt-model", "bayes"],
+        vec!["random", "random", "--adjudicate", "65"],
+    ] {
+        let out = Command::new(BIN).arg("play").args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+}

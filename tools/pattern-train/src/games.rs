@@ -1,0 +1,173 @@
+//! Step 1, games: seeded self-play from randomised openings with occasional random moves.
+//!
+//! Game `i` uses its own random stream, derived from the run's seed and `i`, so any game can be
+//! replayed alone, games can be made in any order or on several machines (`--first`), and a
+//! resumed run makes exactly the games that are missing. Each game is a JSON line written as it
+//! finishes: `{"game":7,"seed":2026,"moves":"f5d6c3...","black":12}` (`black`: the final disc
+//! difference for black, empties to the winner). Passes are written as `PS`.
+
+use crate::error::{TrainError, TrainResult};
+use crate::jsonl::{self, OnBad};
+use ahash::AHashSet;
+use othello_eval::WeightedEval;
+use othello_rules::{Color, Move, Position};
+use othello_search::{Limits, SearchConfig, Searcher};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde_json::json;
+
+/// Settings of the games step.
+#[derive(Clone, Debug)]
+pub struct GamesConfig {
+    /// Games wanted in the file (numbered `first..first + games`).
+    pub games: u32,
+    /// Number of the first game (lets several machines make disjoint games).
+    pub first: u32,
+    /// The seed of every random choice.
+    pub seed: u64,
+    /// Search depth of the self-play moves.
+    pub depth: u32,
+    /// Chance of a uniformly random move at each turn after the opening.
+    pub epsilon: f64,
+    /// The random opening has `0..=random_plies` moves (chosen per game).
+    pub random_plies: u32,
+}
+
+impl Default for GamesConfig {
+    fn default() -> GamesConfig {
+        GamesConfig {
+            games: 100,
+            first: 0,
+            seed: 1,
+            depth: 2,
+            epsilon: 0.1,
+            random_plies: 10,
+        }
+    }
+}
+
+/// One game of the file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// Its number.
+    pub game: u32,
+    /// The moves from the start position, passes included.
+    pub moves: Vec<Move>,
+}
+
+impl Game {
+    /// Every position before a move, in order (the final position excluded).
+    pub fn positions(&self) -> Vec<Position> {
+        let mut pos = Position::start();
+        let mut out = Vec::with_capacity(self.moves.len());
+        for &mv in &self.moves {
+            out.push(pos);
+            pos = pos.play_unchecked(mv);
+        }
+        out
+    }
+
+    /// The final position.
+    pub fn final_position(&self) -> Position {
+        self.moves.iter().fold(Position::start(), |p, &m| p.play_unchecked(m))
+    }
+
+    /// The JSON Lines form.
+    pub fn to_line(&self, seed: u64) -> String {
+        let end = self.final_position();
+        let black = if end.side_to_move() == Color::Black {
+            end.final_score()
+        } else {
+            -end.final_score()
+        };
+        json!({"game": self.game, "seed": seed,
+            "moves": othello_rules::text::format_moves(&self.moves), "black": black})
+        .to_string()
+    }
+
+    /// Parses and checks one line: the moves must be legal and end the game.
+    pub fn from_line(line: &str) -> Result<Game, String> {
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+        let game = v["game"].as_u64().ok_or("missing or bad 'game'")?;
+        let game = u32::try_from(game).map_err(|_| "'game' too large")?;
+        let text = v["moves"].as_str().ok_or("missing or bad 'moves'")?;
+        let parsed = othello_rules::text::parse_moves(text).map_err(|e| format!("bad moves: {e}"))?;
+        let mut pos = Position::start();
+        let mut moves = Vec::with_capacity(parsed.len());
+        for (_, mv) in parsed {
+            pos = pos.play(mv).map_err(|e| format!("bad moves: {e}"))?;
+            moves.push(mv);
+        }
+        if !pos.is_game_over() {
+            return Err("the moves do not finish the game".into());
+        }
+        Ok(Game { game, moves })
+    }
+}
+
+/// The random stream of game `index` under `seed` (splitmix-style mixing).
+fn game_rng(seed: u64, index: u32) -> SmallRng {
+    let mut z = seed ^ (u64::from(index)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    SmallRng::seed_from_u64(z ^ (z >> 31))
+}
+
+/// Plays game `index`.
+pub fn play_game(config: &GamesConfig, index: u32, searcher: &mut Searcher<WeightedEval>) -> Game {
+    let mut rng = game_rng(config.seed, index);
+    searcher.new_game();
+    let mut pos = Position::start();
+    let mut moves = Vec::with_capacity(64);
+    let opening = rng.random_range(0..=config.random_plies);
+    let mut ply = 0;
+    while !pos.is_game_over() {
+        let legal = pos.moves();
+        let random = ply < opening || rng.random_bool(config.epsilon);
+        let mv = if legal.len() == 1 {
+            legal[0]
+        } else if random {
+            legal[rng.random_range(0..legal.len())]
+        } else {
+            searcher.search(&pos, &Limits::depth(config.depth), |_| {}).best_move
+        };
+        pos = pos.play_unchecked(mv);
+        moves.push(mv);
+        ply += 1;
+    }
+    Game { game: index, moves }
+}
+
+/// A searcher for self-play: the default hand-feature evaluation, no endgame solving.
+pub fn self_play_searcher() -> Searcher<WeightedEval> {
+    Searcher::new(
+        WeightedEval::default(),
+        SearchConfig::default().with_tt_mib(4).with_endgame_empties(0),
+    )
+}
+
+/// Reads a games file.
+pub fn read(path: &str, missing_ok: bool, on_bad: OnBad) -> TrainResult<Vec<Game>> {
+    Ok(jsonl::read(path, missing_ok, on_bad, Game::from_line)?.0)
+}
+
+/// Makes the games of `config` missing from `path` and appends them. Returns how many were made.
+pub fn run(config: &GamesConfig, path: &str, on_bad: OnBad, mut progress: impl FnMut(u32)) -> TrainResult<u32> {
+    if config.first.checked_add(config.games).is_none() {
+        return Err(TrainError::Input("bad --first/--games: game numbers overflow".into()));
+    }
+    let done: AHashSet<u32> = read(path, true, on_bad)?.iter().map(|g| g.game).collect();
+    let mut out = jsonl::append(path)?;
+    let mut searcher = self_play_searcher();
+    let mut made = 0;
+    for index in config.first..config.first + config.games {
+        if done.contains(&index) {
+            continue;
+        }
+        let game = play_game(config, index, &mut searcher);
+        jsonl::write_line(&mut out, path, &game.to_line(config.seed))?;
+        made += 1;
+        progress(made);
+    }
+    Ok(made)
+}

@@ -1,0 +1,340 @@
+//! `othello-pattern-train`: the reproducible pipeline that trains the pattern evaluation
+//! (`othello-pattern`). One command per step, each seeded and resumable:
+//!
+//! 1. `games`: seeded self-play from randomised openings with occasional random moves, one
+//!    JSON line per finished game;
+//! 2. `labels`: the positions of those games with few enough empties, solved exactly;
+//! 3. `fit`: per-phase regularised least squares of the pattern weights (a held-out set of
+//!    games kept apart from the start), with an optional bootstrap of the earlier phases by
+//!    search; prints per-phase held-out errors and writes the weights file.
+//!
+//! Bad input prints one line on stderr and exits 2. See `docs/pattern.md`.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod error;
+mod fit;
+mod games;
+mod jsonl;
+mod labels;
+
+use clap::{Args, Parser, Subcommand};
+use error::{TrainError, TrainResult};
+use jsonl::OnBad;
+use std::time::Instant;
+
+/// Trains the pattern evaluation: games, labels, fit.
+#[derive(Parser, Debug)]
+#[command(name = "othello-pattern-train", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Step 1: self-play games (JSON Lines, appended as they finish; resumable).
+    Games(GamesArgs),
+    /// Step 2: exact labels of the games' positions (JSON Lines; resumable).
+    Labels(LabelsArgs),
+    /// Step 3: fit the weights per phase, print held-out errors, write the weights file.
+    Fit(FitArgs),
+}
+
+#[derive(Args, Debug)]
+struct FitArgs {
+    /// The exact labels (from `labels`).
+    #[arg(long)]
+    labels: String,
+    /// The games (from `games`; the bootstrap takes its positions from them).
+    #[arg(long)]
+    games: String,
+    /// The weights file to write.
+    #[arg(long)]
+    out: String,
+    /// Phases (1 to 61; phase of e empties = e * phases / 61).
+    #[arg(long, default_value_t = 15)]
+    phases: u32,
+    /// Hold out every game whose number is a multiple of this.
+    #[arg(long, default_value_t = 10)]
+    test_every: u32,
+    /// Ridge term of the least squares (centi-disc units).
+    #[arg(long, default_value_t = 5.0)]
+    ridge: f64,
+    /// Conjugate-gradient iterations per phase.
+    #[arg(long, default_value_t = 300)]
+    iterations: usize,
+    /// Positions within this many empties of a phase also train it.
+    #[arg(long, default_value_t = 1)]
+    margin: u32,
+    /// Bootstrap search depth for the phases without exact labels (0: off).
+    #[arg(long, default_value_t = 4)]
+    bootstrap_depth: u32,
+    /// Positions labelled by search per bootstrapped phase.
+    #[arg(long, default_value_t = 3000)]
+    bootstrap_positions: usize,
+    /// File of the bootstrap's search labels (read if present, appended to).
+    #[arg(long)]
+    bootstrap_labels: Option<String>,
+    /// Seed of the bootstrap's choice of positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Use only the first N exact labels of the file (to measure how the fit grows with data).
+    #[arg(long)]
+    max_labels: Option<usize>,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(Args, Debug)]
+struct Common {
+    /// Stop at the first malformed data line instead of reporting and skipping it.
+    #[arg(long)]
+    strict: bool,
+    /// No progress on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl Common {
+    fn on_bad(&self) -> OnBad {
+        if self.strict { OnBad::Fatal } else { OnBad::Skip }
+    }
+}
+
+#[derive(Args, Debug)]
+struct GamesArgs {
+    /// Output file (JSON Lines); games already in it are not made again.
+    #[arg(long)]
+    out: String,
+    /// Games wanted, numbered from --first.
+    #[arg(long, default_value_t = 100)]
+    games: u32,
+    /// Number of the first game (disjoint ranges let several machines contribute).
+    #[arg(long, default_value_t = 0)]
+    first: u32,
+    /// Seed of every random choice.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Self-play search depth.
+    #[arg(long, default_value_t = 2)]
+    depth: u32,
+    /// Chance of a random move at each turn after the opening.
+    #[arg(long, default_value_t = 0.1)]
+    epsilon: f64,
+    /// Random opening moves: 0 to this many, chosen per game.
+    #[arg(long, default_value_t = 10)]
+    random_plies: u32,
+    #[command(flatten)]
+    common: Common,
+}
+
+#[derive(Args, Debug)]
+struct LabelsArgs {
+    /// The games file (from `games`).
+    #[arg(long)]
+    games: String,
+    /// Output file (JSON Lines); positions already in it are not solved again.
+    #[arg(long)]
+    out: String,
+    /// Fewest empties labelled.
+    #[arg(long, default_value_t = 1)]
+    min_empties: u32,
+    /// Most empties labelled (the solving time grows about 3x per empty).
+    #[arg(long, default_value_t = 20)]
+    max_empties: u32,
+    /// Visit at most this many games (in game order).
+    #[arg(long)]
+    max_games: Option<usize>,
+    /// Visit only the games whose number is a multiple of this (e.g. the held-out games).
+    #[arg(long, default_value_t = 1)]
+    every: u32,
+    /// Solver table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    tt: usize,
+    #[command(flatten)]
+    common: Common,
+}
+
+fn bad(msg: String) -> TrainError {
+    TrainError::Input(msg)
+}
+
+fn run_games(a: &GamesArgs) -> TrainResult<()> {
+    if !(0.0..=1.0).contains(&a.epsilon) {
+        return Err(bad(format!("bad --epsilon {}: expected 0 to 1", a.epsilon)));
+    }
+    if !(1..=20).contains(&a.depth) {
+        return Err(bad(format!("bad --depth {}: expected 1 to 20", a.depth)));
+    }
+    let config = games::GamesConfig {
+        games: a.games,
+        first: a.first,
+        seed: a.seed,
+        depth: a.depth,
+        epsilon: a.epsilon,
+        random_plies: a.random_plies,
+    };
+    let t = Instant::now();
+    let made = games::run(&config, &a.out, a.common.on_bad(), |n| {
+        if !a.common.quiet && n % 100 == 0 {
+            eprintln!("games: {n} made, {:.1} s", t.elapsed().as_secs_f64());
+        }
+    })?;
+    eprintln!(
+        "games: {made} made ({} wanted), {:.1} s",
+        a.games,
+        t.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn run_labels(a: &LabelsArgs) -> TrainResult<()> {
+    if a.min_empties > a.max_empties || a.max_empties > 60 {
+        return Err(bad(format!(
+            "bad empties range {}..={}: expected min <= max <= 60",
+            a.min_empties, a.max_empties
+        )));
+    }
+    let config = labels::LabelsConfig {
+        min_empties: a.min_empties,
+        max_empties: a.max_empties,
+        max_games: a.max_games,
+        every: a.every,
+        tt_mib: a.tt,
+    };
+    let t = Instant::now();
+    let s = labels::run(&config, &a.games, &a.out, a.common.on_bad(), |s| {
+        if !a.common.quiet && s.games % 20 == 0 {
+            eprintln!(
+                "labels: {} games, {} solved, {:.2e} nodes, {:.1} s",
+                s.games,
+                s.solved,
+                s.nodes as f64,
+                t.elapsed().as_secs_f64()
+            );
+        }
+    })?;
+    eprintln!(
+        "labels: {} games visited, {} positions solved, {:.2e} nodes, {:.1} s",
+        s.games,
+        s.solved,
+        s.nodes as f64,
+        t.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn run_fit(a: &FitArgs) -> TrainResult<()> {
+    if !(1..=61).contains(&a.phases) {
+        return Err(bad(format!("bad --phases {}: expected 1 to 61", a.phases)));
+    }
+    if !(a.ridge >= 0.0 && a.ridge.is_finite()) {
+        return Err(bad(format!("bad --ridge {}: expected a finite value >= 0", a.ridge)));
+    }
+    if a.bootstrap_depth > 20 {
+        return Err(bad(format!(
+            "bad --bootstrap-depth {}: expected at most 20",
+            a.bootstrap_depth
+        )));
+    }
+    let t = Instant::now();
+    let on_bad = a.common.on_bad();
+    let mut exact: Vec<labels::Label> = labels::read(&a.labels, false, on_bad)?
+        .into_iter()
+        .filter(|l| l.method == "exact")
+        .collect();
+    if let Some(n) = a.max_labels {
+        exact.truncate(n);
+    }
+    if exact.is_empty() {
+        return Err(bad(format!("{} has no exact labels", a.labels)));
+    }
+    let games = games::read(&a.games, false, on_bad)?;
+    // Fail on an unwritable output before spending the time.
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&a.out)
+        .map_err(|e| bad(format!("cannot write {}: {e}", a.out)))?;
+    let config = fit::FitConfig {
+        phases: a.phases,
+        test_every: a.test_every,
+        ridge: a.ridge,
+        iterations: a.iterations,
+        margin: a.margin,
+        bootstrap_depth: a.bootstrap_depth,
+        bootstrap_positions: a.bootstrap_positions,
+        seed: a.seed,
+    };
+    let quiet = a.common.quiet;
+    println!(
+        "fit: {} exact labels from {} games ({} games read), held out: games = 0 mod {}",
+        exact.len(),
+        exact
+            .iter()
+            .map(|l| l.game)
+            .collect::<std::collections::BTreeSet<_>>()
+            .len(),
+        games.len(),
+        a.test_every
+    );
+    let fitted = fit::run(&config, &exact, &games, a.bootstrap_labels.as_deref(), on_bad, |m| {
+        if !quiet {
+            println!("{m}");
+        }
+    })?;
+    fitted
+        .weights
+        .write(&a.out)
+        .map_err(|e| bad(format!("cannot write {}: {e}", a.out)))?;
+    println!("held-out error by phase (discs; the hand-feature default on the same positions):");
+    println!("| empties | labels | n | RMS | MAE | hand RMS | hand MAE |");
+    println!("|---|---|---|---|---|---|---|");
+    for (lo, hi, method, ours, hand) in &fitted.report {
+        println!(
+            "| {lo}-{hi} | {method} | {} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            ours.n, ours.rms, ours.mae, hand.rms, hand.mae
+        );
+    }
+    let by_e = fit::errors_by_empties(&fitted.weights, &exact, a.test_every);
+    let band = |lo: u32, hi: u32| {
+        let (mut n, mut sq, mut ab, mut hsq) = (0usize, 0.0, 0.0, 0.0);
+        for (e, o, h) in &by_e {
+            if (lo..=hi).contains(e) {
+                n += o.n;
+                sq += o.rms * o.rms * o.n as f64;
+                ab += o.mae * o.n as f64;
+                hsq += h.rms * h.rms * h.n as f64;
+            }
+        }
+        let d = n.max(1) as f64;
+        (n, (sq / d).sqrt(), ab / d, (hsq / d).sqrt())
+    };
+    for (lo, hi) in [(14, 20), (10, 20)] {
+        let (n, rms, mae, hrms) = band(lo, hi);
+        println!(
+            "held-out exact {lo}-{hi} empties: n {n}, RMS {rms:.2}, MAE {mae:.2} discs (hand features RMS {hrms:.2})"
+        );
+    }
+    println!(
+        "wrote {} ({} phases), {:.1} s",
+        a.out,
+        a.phases,
+        t.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Games(a) => run_games(a),
+        Command::Labels(a) => run_labels(a),
+        Command::Fit(a) => run_fit(a),
+    };
+    if let Err(e) = result {
+        eprintln!("othello-pattern-train: {e}");
+        std::process::exit(2);
+    }
+}

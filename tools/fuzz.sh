@@ -10,8 +10,13 @@ seconds=${2:?usage: tools/fuzz.sh TARGET SECONDS}
 mkdir -p logs "corpus/$target"
 log="logs/$target.log"
 # -timeout: an input that takes 10 s is a finding (a hang); -rss_limit_mb: so is 2 GiB of memory.
+extra=()
+# The NBoard session joins a reader thread; LeakSanitizer reports glibc's record of that
+# thread's thread-local destructors (__cxa_thread_atexit_impl, 32 bytes) as a leak: a known
+# false positive of leak checking with threads, so leak checking is off for this target only.
+[ "$target" = nboard ] && extra+=(-detect_leaks=0)
 nice -n 10 cargo +nightly fuzz run -O "$target" -- \
-  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 >"$log" 2>&1 || {
+  -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "${extra[@]}" >"$log" 2>&1 || {
   echo "$target: FINDING or failure, see fuzz/$log and fuzz/artifacts/$target/"
   tail -n 30 "$log"
   exit 1

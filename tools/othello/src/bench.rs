@@ -3,6 +3,8 @@
 //! the nodes, time, speed, best move and score. Single-threaded, the total node count is the
 //! engine's functional signature: a change that claims "no functional change" keeps it equal
 //! (the test `bench_signature` pins it). `--perft` runs perft on the same positions instead.
+//! `--movetime MS` is the time-limit benchmark: `--count` (200) fixed random positions searched
+//! with the engine's `time=MS` limit each, reporting how far past the limit the searches returned.
 
 use crate::engine::search_config;
 use crate::error::{CliResult, input};

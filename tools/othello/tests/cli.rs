@@ -421,3 +421,29 @@ fn bench_signature() {
         "bench signature changed"
     );
 }
+
+#[test]
+fn bench_movetime_reports_the_overshoot_distribution() {
+    let o = othello(&["bench", "--movetime", "5", "--count", "4", "--json", "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 1);
+    let v = &lines[0];
+    assert_eq!(v["positions"], 4);
+    assert_eq!(v["movetime_ms"], 5);
+    let q: Vec<f64> = ["p50_ms", "p90_ms", "p99_ms", "worst_ms"]
+        .iter()
+        .map(|k| v[*k].as_f64().unwrap())
+        .collect();
+    assert!(q.windows(2).all(|w| w[0] <= w[1]), "{v}");
+    // Overshoot = elapsed - limit, and elapsed times are positive.
+    assert!(q[0] > -5.0, "{v}");
+    for args in [
+        vec!["bench", "--movetime", "0"],
+        vec!["bench", "--movetime", "5", "--count", "0"],
+        vec!["bench", "--movetime", "5", "--depth", "3"],
+    ] {
+        let o = othello(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+    }
+}

@@ -53,7 +53,10 @@ fn main() {
             println!("% seed {seed}, {empties} empty squares");
             println!("{line}");
         }
-        eprintln!("{count} x {empties} empties: {nodes} nodes, {:.1} s", time.as_secs_f64());
+        eprintln!(
+            "{count} x {empties} empties: {nodes} nodes, {:.1} s",
+            time.as_secs_f64()
+        );
         all_nodes += nodes;
         all_time += time;
     }

@@ -91,7 +91,7 @@ fn bench(c: &mut Criterion) {
     // Each back end the CPU supports, called directly (the dispatching calls above use the one
     // chosen at run time; OTHELLO_BACKEND picks it).
     for b in movegen::Backend::ALL.into_iter().filter(|b| b.supported()) {
-        g.bench_function(format!("legal_moves/{} x1000", b.name()), |bch| {
+        g.bench_function(format!("legal_moves/backend {} x1000", b.name()), |bch| {
             bch.iter(|| {
                 let s: u64 = raw
                     .iter()
@@ -104,7 +104,7 @@ fn bench(c: &mut Criterion) {
                 assert_eq!(s, moves_sum);
             })
         });
-        g.bench_function(format!("flips/{} all moves of 1000", b.name()), |bch| {
+        g.bench_function(format!("flips/backend {} all moves of 1000", b.name()), |bch| {
             bch.iter(|| {
                 let mut s = 0u64;
                 for &(p, o) in &raw {
@@ -145,7 +145,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| assert_eq!(perft::perft_portable(black_box(&start), 9), 3_005_288))
     });
     for backend in movegen::Backend::ALL.into_iter().filter(|b| b.supported()) {
-        g.bench_function(format!("start depth 9 {}", backend.name()), |b| {
+        g.bench_function(format!("start depth 9 backend {}", backend.name()), |b| {
             b.iter(|| assert_eq!(perft::perft_with(backend, black_box(&start), 9), Some(3_005_288)))
         });
     }

@@ -2,6 +2,7 @@
 //! empty squares, 20 with 20 and 10 with 24, each from its own named seed, solved exactly.
 //!
 //! `cargo run --release -p othello-endgame --example random_set > crates/endgame/data/random-60.obf`
+//! (`-- --positions` prints the positions without solving them).
 //!
 //! Position `k` of a group with `e` empty squares comes from seed `1000 * e + k`: random play
 //! (uniform among legal moves, [`SmallRng`]) from the start until `e` squares are empty with
@@ -36,6 +37,7 @@ fn random_position(empties: u32, rng: &mut SmallRng) -> Position {
 fn main() {
     println!("% Random-play endgame set (see examples/random_set.rs): 30 x 12, 20 x 20, 10 x 24 empties.");
     println!("% Each position with its best move and exact score (disc difference for the side to move).");
+    let solve = !std::env::args().any(|a| a == "--positions");
     let mut solver = Solver::new(SolverConfig::default().with_tt_mib(64).with_threads(1));
     let (mut all_nodes, mut all_time) = (0u64, std::time::Duration::ZERO);
     for (empties, count) in [(12u32, 30u64), (20, 20), (24, 10)] {
@@ -43,13 +45,16 @@ fn main() {
         for k in 1..=count {
             let seed = 1000 * empties as u64 + k;
             let pos = random_position(empties, &mut SmallRng::seed_from_u64(seed));
-            let s = solver.solve(&pos, SolveMode::Exact);
-            nodes += s.nodes;
-            time += s.time;
-            let line = ObfLine {
+            let mut line = ObfLine {
                 position: pos,
-                scores: vec![(s.best_move, s.score)],
+                scores: Vec::new(),
             };
+            if solve {
+                let s = solver.solve(&pos, SolveMode::Exact);
+                nodes += s.nodes;
+                time += s.time;
+                line.scores.push((s.best_move, s.score));
+            }
             println!("% seed {seed}, {empties} empty squares");
             println!("{line}");
         }

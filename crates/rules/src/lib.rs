@@ -12,8 +12,9 @@
 //! - a pass is a real move, legal exactly when the side to move has no square but the opponent
 //!   has one; the game is over when neither side can move;
 //! - 4x4 and 6x6 boards live in the top-left corner of the 8x8 bitboard, masked;
-//! - the fast move generator (AVX2 + BMI) is chosen at run time and checked against the
-//!   portable one and against the naive [`reference`](mod@reference) on random positions.
+//! - the move-generation back end (portable, AVX2, BMI2 `pext`, AVX-512) is chosen at run time
+//!   ([`movegen::Backend`], `OTHELLO_BACKEND` forces one) and every back end is checked against
+//!   the portable one and against the naive [`reference`](mod@reference) on random positions.
 //!
 //! ```
 //! use othello_rules::{perft::perft, Move, Position};

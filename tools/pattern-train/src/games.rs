@@ -156,8 +156,9 @@ pub fn run(config: &GamesConfig, path: &str, on_bad: OnBad, mut progress: impl F
     if config.first.checked_add(config.games).is_none() {
         return Err(TrainError::Input("bad --first/--games: game numbers overflow".into()));
     }
-    let done: AHashSet<u32> = read(path, true, on_bad)?.iter().map(|g| g.game).collect();
+    // Cut a line left partial by an interruption first, then see what is done.
     let mut out = jsonl::append(path)?;
+    let done: AHashSet<u32> = read(path, true, on_bad)?.iter().map(|g| g.game).collect();
     let mut searcher = self_play_searcher();
     let mut made = 0;
     for index in config.first..config.first + config.games {

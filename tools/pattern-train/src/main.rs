@@ -338,3 +338,94 @@ fn main() {
         std::process::exit(2);
     }
 }
+
+#[cfg(test)]
+mod pipeline_tests {
+    use super::*;
+    use othello_eval::Evaluator;
+
+    /// The whole pipeline on a tiny budget: games, labels, fit, weights file; each step run
+    /// twice (the second run resumes and must add nothing), and a damaged line reported.
+    #[test]
+    fn end_to_end_on_a_tiny_budget() {
+        let dir = std::env::temp_dir().join(format!("pattern-train-e2e-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = |n: &str| dir.join(n).to_string_lossy().into_owned();
+        let (games_p, labels_p, boot_p, out_p) = (path("g.jsonl"), path("l.jsonl"), path("b.jsonl"), path("w.bin"));
+        let gc = games::GamesConfig {
+            games: 12,
+            seed: 3,
+            depth: 1,
+            ..games::GamesConfig::default()
+        };
+        assert_eq!(games::run(&gc, &games_p, OnBad::Fatal, |_| {}).unwrap(), 12);
+        let text = std::fs::read_to_string(&games_p).unwrap();
+        // Resume: nothing to do; a game cut in the middle of its line is made again, the same.
+        assert_eq!(games::run(&gc, &games_p, OnBad::Fatal, |_| {}).unwrap(), 0);
+        std::fs::write(&games_p, &text[..text.len() - 20]).unwrap();
+        assert_eq!(games::run(&gc, &games_p, OnBad::Fatal, |_| {}).unwrap(), 1);
+        assert_eq!(std::fs::read_to_string(&games_p).unwrap(), text);
+        let lc = labels::LabelsConfig {
+            min_empties: 1,
+            max_empties: 8,
+            max_games: Some(6),
+            every: 1,
+            tt_mib: 1,
+        };
+        let first = labels::run(&lc, &games_p, &labels_p, OnBad::Fatal, |_| {}).unwrap();
+        assert!(first.solved >= 6 * 6);
+        let all = labels::LabelsConfig { max_games: None, ..lc };
+        let second = labels::run(&all, &games_p, &labels_p, OnBad::Fatal, |_| {}).unwrap();
+        assert!(second.solved > 0);
+        assert_eq!(
+            labels::run(&all, &games_p, &labels_p, OnBad::Fatal, |_| {})
+                .unwrap()
+                .solved,
+            0
+        );
+        let ls = labels::read(&labels_p, false, OnBad::Fatal).unwrap();
+        assert_eq!(ls.len(), first.solved + second.solved);
+        let mut keys: Vec<_> = ls.iter().map(|l| labels::key(&l.pos)).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), ls.len(), "no label twice");
+        // Exact labels agree with a full-depth search.
+        for l in ls.iter().take(5) {
+            let mut s = othello_search::Searcher::new(othello_eval::WeightedEval::default(), Default::default());
+            let r = s.search(&l.pos, &othello_search::Limits::depth(l.pos.empty_count()), |_| {});
+            assert_eq!(r.score, l.centi);
+        }
+        // A damaged line: reported and skipped, or fatal with file and line.
+        let mut damaged = std::fs::read_to_string(&labels_p).unwrap();
+        damaged.insert_str(0, "{\"game\":1,\"position\":\"oops\"}\n");
+        std::fs::write(&labels_p, damaged).unwrap();
+        let err = labels::read(&labels_p, false, OnBad::Fatal).unwrap_err().to_string();
+        assert!(err.contains("line 1") && err.contains("l.jsonl"), "{err}");
+        assert_eq!(labels::read(&labels_p, false, OnBad::Skip).unwrap().len(), ls.len());
+        let fc = fit::FitConfig {
+            phases: 6,
+            test_every: 4,
+            ridge: 3.0,
+            iterations: 30,
+            margin: 2,
+            bootstrap_depth: 1,
+            bootstrap_positions: 10,
+            seed: 1,
+        };
+        let games = games::read(&games_p, false, OnBad::Fatal).unwrap();
+        let fitted = fit::run(&fc, &ls, &games, Some(&boot_p), OnBad::Fatal, |_| {}).unwrap();
+        assert_eq!(fitted.report.len(), 6);
+        assert!(fitted.report[0].3.n > 0, "held-out positions in the first phase");
+        assert!(fitted.report[5].2.starts_with("search:depth=1"));
+        let boot = labels::read(&boot_p, false, OnBad::Fatal).unwrap();
+        assert!(!boot.is_empty() && boot.iter().all(|l| l.method == "search:depth=1"));
+        // A second fit reuses the bootstrap labels and gives the same weights.
+        let again = fit::run(&fc, &ls, &games, Some(&boot_p), OnBad::Fatal, |_| {}).unwrap();
+        assert_eq!(labels::read(&boot_p, false, OnBad::Fatal).unwrap().len(), boot.len());
+        assert_eq!(again.weights, fitted.weights);
+        fitted.weights.write(&out_p).unwrap();
+        let eval = othello_pattern::PatternEval::from_path(&out_p).unwrap();
+        let _ = eval.evaluate(&othello_rules::Position::start());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

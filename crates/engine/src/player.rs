@@ -238,6 +238,44 @@ mod tests {
         assert_eq!(p.think(&over, &Limits::none()).best_move, Move::Pass);
     }
 
+    /// Records what it is told.
+    #[derive(Default)]
+    struct Recorder {
+        games: u32,
+        seen: Vec<Move>,
+    }
+
+    impl Player for Recorder {
+        fn name(&self) -> String {
+            "recorder".into()
+        }
+        fn new_game(&mut self) {
+            self.games += 1;
+        }
+        fn think(&mut self, pos: &Position, _: &Limits) -> Reply {
+            Reply::new(pos.moves()[0]).with_nodes(self.seen.len() as u64)
+        }
+        fn observe(&mut self, mv: Move) {
+            self.seen.push(mv);
+        }
+    }
+
+    #[test]
+    fn a_boxed_player_forwards_every_method() {
+        let mut boxed: Box<Recorder> = Box::default();
+        let f5: Move = "f5".parse().unwrap();
+        assert_eq!(Player::name(&boxed), "recorder");
+        Player::new_game(&mut boxed);
+        Player::observe(&mut boxed, f5);
+        let r = Player::think(&mut boxed, &Position::start(), &Limits::none());
+        assert_eq!((boxed.games, boxed.seen.clone(), r.nodes), (1, vec![f5], 1));
+        // The default `observe` ignores the move (a random player has no state to update).
+        let mut p = RandomPlayer::new(3);
+        let before = p.clone().choose(&Position::start());
+        p.observe(f5);
+        assert_eq!(p.choose(&Position::start()), before);
+    }
+
     #[test]
     fn reply_builders_set_each_field() {
         let r = Reply::new(Move::Pass)

@@ -325,5 +325,18 @@ mod ggf_tests {
         none.time_control = Some("x".into());
         assert_eq!(ggf_clock(&none), None);
         assert_eq!(ggf_seconds("1:02:03.5"), Some(3723.5));
+        assert_eq!(ggf_seconds("-5"), None);
+        assert_eq!(ggf_seconds("1:-5"), None);
+        assert_eq!(ggf_seconds("inf"), None);
+        // Black to move after two timed moves of its own: 60 + 2 * 0.5 - 2.5 - 4 = 54.5 s.
+        let mut black = g.clone();
+        black.moves.push(othello_rules::GgfMove {
+            color: othello_rules::Color::White,
+            mv: "d3".parse().unwrap(),
+            eval: None,
+            time: Some(3.0),
+        });
+        assert!(black.is_legal());
+        assert_eq!(ggf_clock(&black).unwrap().remaining, Duration::from_millis(54_500));
     }
 }

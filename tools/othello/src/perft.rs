@@ -15,7 +15,7 @@ pub struct PerftArgs {
     /// Deepest depth to count (one line per depth from 1 to N; 0 counts 1).
     #[arg(long, short, default_value_t = 9, allow_negative_numbers = true)]
     depth: i64,
-    /// Start from this position ("<board> X"; 16, 36 or 64 squares); the 8x8 start if omitted.
+    /// Start from this position ("BOARD X"; 16, 36 or 64 squares); the 8x8 start if omitted.
     position: Option<String>,
     /// The position, as an option (the older spelling of the positional argument).
     #[arg(
@@ -40,7 +40,7 @@ pub struct PerftArgs {
     /// Print only the count at --depth, not one line per depth.
     #[arg(long)]
     leaf_only: bool,
-    /// Count each position of this file ("-": standard input) at --depth, one "<board> X" per
+    /// Count each position of this file ("-": standard input) at --depth, one "BOARD X" per
     /// line (blank lines and lines starting with # skipped): one result line per position.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["position", "moves", "size", "divide", "split"])]
     positions: Option<String>,

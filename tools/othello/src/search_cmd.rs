@@ -12,7 +12,7 @@ use serde_json::json;
 /// Options of `othello search`.
 #[derive(clap::Args, Debug)]
 pub struct SearchArgs {
-    /// The position, "<board> X"; the 8x8 start if omitted.
+    /// The position, "BOARD X"; the 8x8 start if omitted.
     position: Option<String>,
     #[command(flatten)]
     setup: crate::input::Setup,

@@ -7,7 +7,7 @@ use serde_json::json;
 /// Options of `othello show`.
 #[derive(clap::Args, Debug)]
 pub struct ShowArgs {
-    /// The position, "<board> X" (16, 36 or 64 squares, then X or O); the 8x8 start if omitted.
+    /// The position, "BOARD X" (16, 36 or 64 squares, then X or O); the 8x8 start if omitted.
     position: Option<String>,
     #[command(flatten)]
     setup: crate::input::Setup,

@@ -14,7 +14,7 @@ use std::time::Instant;
 /// Options of `othello solve`.
 #[derive(clap::Args, Debug)]
 pub struct SolveArgs {
-    /// An OBF file (one position per line, optionally with move scores), or a position "<board> X".
+    /// An OBF file (one position per line, optionally with move scores), or a position "BOARD X".
     input: String,
     /// Moves played from the position first (position input only).
     #[arg(long)]

@@ -68,7 +68,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--depth", "-d", type=int, required=True)
     p.add_argument("--split", type=int, default=None, help="split ply (default: min(depth, 5))")
     p.add_argument("--units", type=int, default=64, help="units to deal the split positions into (default 64)")
-    p.add_argument("--position", help='root position "<board> X" (default: the start)')
+    p.add_argument("--position", help='root position "BOARD X" (default: the start)')
     p.add_argument("--moves", help="moves played from the root first")
     p.add_argument("--size", type=int, help="board size of the start position: 4, 6 or 8")
     p.add_argument("--threads", type=int, default=1, help="threads per task (default 1)")

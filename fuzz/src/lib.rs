@@ -88,11 +88,18 @@ pub fn eval(data: &[u8]) {
     }
 }
 
-/// GGF game records (the NBoard `set game` parser): parse; on success the position is valid.
+/// GGF game records: the NBoard `set game` parser (on success the position is valid) and the
+/// rules crate's `GgfGame` (parse, print, parse gives the same game, and prints the same text).
 pub fn ggf(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     if let Ok(p) = othello_cli::nboard::parse_ggf(&text) {
         check_position(&p);
+    }
+    if let Ok(game) = text.parse::<othello_rules::GgfGame>() {
+        let printed = game.to_string();
+        let again: othello_rules::GgfGame = printed.parse().expect("a printed GGF game parses");
+        assert_eq!(again.to_string(), printed);
+        assert_eq!(format!("{again:?}"), format!("{game:?}"), "{printed}");
     }
 }
 

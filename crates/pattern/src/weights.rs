@@ -4,7 +4,7 @@
 //! |---|---|
 //! | 0..8 | magic `OTHPATW\0` |
 //! | 8..12 | format version (`u32`, 1) |
-//! | 12..16 | pattern-set id (`u32`, [`PATTERN_SET_ID`](crate::PATTERN_SET_ID)) |
+//! | 12..16 | pattern-set id (`u32`, [`PATTERN_SET_ID`]) |
 //! | 16..20 | phases (`u32`, 1 to 61; phase of `e` empties = `e * phases / 61`) |
 //! | 20..24 | score scale (`u32`, weight units per disc, 1 to 10000) |
 //! | 24..32 | weight count (`u64`, `phases * weights per phase`) |

@@ -282,17 +282,20 @@ impl FromStr for GgfGame {
             if tag.is_empty() || !tag.chars().all(|c| c.is_ascii_uppercase()) {
                 return Err(bad(&tag, value, "bad tag name"));
             }
+            // A record is one line: a line break inside a text value reads as a space (as
+            // the printer writes it), so parse, print and parse give the same game.
+            let text = || value.replace(['\n', '\r'], " ");
             match tag.as_str() {
                 "GM" => {
                     if !value.eq_ignore_ascii_case("othello") {
                         return Err(bad("GM", value, "not an Othello game"));
                     }
                 }
-                "PB" => game.black = value.to_string(),
-                "PW" => game.white = value.to_string(),
-                "PC" => game.place = Some(value.to_string()),
-                "DT" => game.date = Some(value.to_string()),
-                "TI" => game.time_control = Some(value.to_string()),
+                "PB" => game.black = text(),
+                "PW" => game.white = text(),
+                "PC" => game.place = Some(text()),
+                "DT" => game.date = Some(text()),
+                "TI" => game.time_control = Some(text()),
                 "RE" => game.result = parse_result(value)?,
                 "BO" => board = Some(parse_board(value)?),
                 "B" | "W" => {
@@ -301,7 +304,7 @@ impl FromStr for GgfGame {
                 }
                 // The board side is in BO; TY is printed from it (a variant such as `8r` is kept).
                 "TY" if value.trim().parse::<u8>().is_ok() => {}
-                _ => game.other.push((tag, value.to_string())),
+                _ => game.other.push((tag, text())),
             }
         }
         if !rest.trim().is_empty() {
@@ -455,6 +458,19 @@ mod tests {
             wrong.parse::<GgfGame>(),
             Err(ParseGgfError::IllegalMove { number: 1, .. })
         ));
+    }
+
+    #[test]
+    fn line_breaks_in_text_values_round_trip() {
+        // Found by fuzzing: the printer writes a line break as a space, so the parser reads
+        // it as one too, and parse -> print -> parse gives the same game.
+        let text = "(;GM[Othello]PC[a\r\nb]PB[x\ry]PW[w]RE[?]TY[8]BO[8 ---------------------------O*------*O--------------------------- *]ZZ[p\nq];)";
+        let g: GgfGame = text.parse().unwrap();
+        assert_eq!(g.place.as_deref(), Some("a  b"));
+        assert_eq!(g.black, "x y");
+        let again: GgfGame = g.to_string().parse().unwrap();
+        assert_eq!(again, g);
+        assert_eq!(again.to_string(), g.to_string());
     }
 
     #[test]

@@ -54,8 +54,9 @@ pub struct BenchArgs {
     json: bool,
 }
 
-/// The default search depth of the benchmark.
-pub const BENCH_DEPTH: u32 = 13;
+/// The default search depth of the benchmark (12 since the default engine evaluates with
+/// patterns: about 10 s on the Intel Xeon of docs/BENCHMARKS.md; depth 13 takes 4x that).
+pub const BENCH_DEPTH: u32 = 12;
 /// The default perft depth of `--perft`.
 pub const PERFT_DEPTH: u32 = 8;
 

@@ -137,6 +137,9 @@ pub fn run(args: &SolveArgs) -> CliResult {
     let bar = progress(lines.len() as u64, "positions", args.quiet);
     for (i, line) in lines.iter().enumerate() {
         let pos = line.position;
+        // Each position starts from an empty table, so its node count is that of a fresh
+        // solver: the same whatever came before it in the file (docs/conventions.md).
+        solver.new_game();
         let sol = solver.solve(&pos, mode);
         let mut nodes = sol.nodes;
         let mut time = sol.time;

@@ -280,7 +280,7 @@ fn openings_files_of_each_kind_and_seeded_order() {
 fn adjudication_keeps_the_perfect_play_result() {
     // At 14 empties the solver decides: an adjudicated game's margin is the exact score of its
     // last position, so it has few moves after the opening and ends "adjudicated".
-    let (games, summary) = play(&["pvs:depth=2", "random", "--adjudicate", "14", "-g", "2"]);
+    let (games, summary) = play(&["pvs:depth=2,eval=default", "random", "--adjudicate", "14", "-g", "2"]);
     assert_eq!(summary["games"], 2);
     for g in &games {
         assert_eq!(g["ending"], "adjudicated");

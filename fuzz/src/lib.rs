@@ -115,3 +115,14 @@ pub fn nboard(data: &[u8]) {
     };
     serve(searcher, config, std::io::Cursor::new(data.to_vec()), std::io::sink());
 }
+
+/// The pattern evaluation's weights file (`othello_pattern::Weights::from_bytes`): any bytes are
+/// refused with a typed error or accepted; an accepted file prints back to the same bytes and
+/// its evaluator scores a position without panicking.
+pub fn weights(data: &[u8]) {
+    if let Ok(w) = othello_pattern::Weights::from_bytes(data) {
+        assert_eq!(w.to_bytes(), data, "an accepted weights file round-trips bit for bit");
+        let eval = othello_pattern::PatternEval::new(&w);
+        let _ = othello_eval::Evaluator::evaluate(&eval, &Position::start());
+    }
+}

@@ -49,3 +49,8 @@ fn ggf() {
 fn nboard() {
     replay("nboard", othello_fuzz::nboard);
 }
+
+#[test]
+fn weights() {
+    replay("weights", othello_fuzz::weights);
+}

@@ -47,7 +47,9 @@ pub fn obf(data: &[u8]) {
 /// trips through [`format_moves`]; replaying from the start either fails cleanly or gives a
 /// valid position.
 pub fn moves(data: &[u8]) {
-    let Some((&first, rest)) = data.split_first() else { return };
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
     let size = [BoardSize::Four, BoardSize::Six, BoardSize::Eight][first as usize % 3];
     let text = String::from_utf8_lossy(rest);
     if let Ok(parsed) = parse_moves(&text) {

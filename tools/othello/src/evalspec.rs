@@ -116,7 +116,10 @@ mod tests {
     #[test]
     fn parses_every_form() {
         assert!(matches!(CliEval::parse(None, None, "pvs"), Ok(CliEval::Auto(..))));
-        assert!(matches!(CliEval::parse(Some("default"), None, "pvs"), Ok(CliEval::Weighted(_))));
+        assert!(matches!(
+            CliEval::parse(Some("default"), None, "pvs"),
+            Ok(CliEval::Weighted(_))
+        ));
         assert!(matches!(
             CliEval::parse(Some("mobility*10"), None, "pvs"),
             Ok(CliEval::Weighted(_))

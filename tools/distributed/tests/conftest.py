@@ -32,6 +32,19 @@ def _find_binary() -> str:
 
 
 @pytest.fixture(scope="session")
+def pattern_train_bin() -> str:
+    """othello-pattern-train: PATTERN_TRAIN_BIN, else the workspace's release or debug build."""
+    env = os.environ.get("PATTERN_TRAIN_BIN")
+    if env:
+        return str(pathlib.Path(env).resolve())
+    for profile in ("release", "debug"):
+        p = REPO / "target" / profile / "othello-pattern-train"
+        if p.is_file():
+            return str(p)
+    raise RuntimeError("no othello-pattern-train binary: build it (cargo build --release -p othello-pattern-train)")
+
+
+@pytest.fixture(scope="session")
 def othello_bin() -> str:
     return _find_binary()
 

@@ -30,6 +30,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Play a match between two engine specs.
     Play(play::PlayArgs),
+    /// Elo, LOS and the SPRT of given pentanomial counts (e.g. merged from `play --pairs` runs).
+    Stats(play::StatsArgs),
     /// Speak the NBoard engine protocol (version 2) on stdin/stdout.
     Nboard(nboard::NboardArgs),
 }
@@ -89,6 +91,7 @@ fn main() {
         Command::Search(a) => search_cmd::run(a),
         Command::Solve(a) => solve::run(a),
         Command::Play(a) => play::run(a),
+        Command::Stats(a) => play::run_stats(a),
         Command::Nboard(a) => nboard::run(a),
     };
     if let Err(e) = result {

@@ -66,6 +66,26 @@ pub struct PlayArgs {
     /// Append every game to this JSON Lines file (moves, times, evaluations).
     #[arg(long)]
     jsonl: Option<String>,
+    /// The SPRT (stop when it decides).
+    #[command(flatten)]
+    test: SprtArgs,
+    /// Play only the pairs START..END (0-based, END excluded) of the opening order (after
+    /// --seed), instead of --games: pair `p` plays opening `p mod openings` twice, as in a full
+    /// run, so disjoint ranges played apart merge into the full run's pentanomial counts (for
+    /// engines whose play does not depend on the games they played before).
+    #[arg(long, conflicts_with = "games")]
+    pairs: Option<String>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+    /// JSON Lines output.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The SPRT options shared by `othello play` and `othello stats`.
+#[derive(clap::Args, Debug)]
+pub struct SprtArgs {
     /// Stop when the SPRT for ELO0 < ELO1 decides, e.g. `0,10`.
     #[arg(long, allow_hyphen_values = true)]
     sprt: Option<String>,
@@ -78,12 +98,122 @@ pub struct PlayArgs {
     /// The SPRT's false negative rate.
     #[arg(long, default_value_t = 0.05)]
     sprt_beta: f64,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
-    /// JSON Lines output.
+}
+
+impl SprtArgs {
+    /// The test the options ask for, if any.
+    fn test(&self) -> CliResult<Option<Sprt>> {
+        match self.sprt.as_deref().map(parse_sprt).transpose()? {
+            None => Ok(None),
+            Some((elo0, elo1)) => Ok(Some(sprt_test(self, elo0, elo1)?)),
+        }
+    }
+}
+
+/// Options of `othello stats`.
+#[derive(clap::Args, Debug)]
+pub struct StatsArgs {
+    /// Pentanomial counts of game pairs, `N0,N1,N2,N3,N4` (pairs scoring 0 to 2 points for A,
+    /// in half-point steps), e.g. merged from several `othello play --pairs` runs.
+    #[arg(long)]
+    penta: String,
+    /// The SPRT to evaluate on these counts.
+    #[command(flatten)]
+    test: SprtArgs,
+    /// JSON output.
     #[arg(long)]
     json: bool,
+}
+
+fn parse_pairs(text: &str) -> CliResult<(u64, u64)> {
+    let bad = || {
+        input(format!(
+            "bad --pairs '{text}': expected START..END with START < END, e.g. 0..50"
+        ))
+    };
+    let (a, b) = text.split_once("..").ok_or_else(bad)?;
+    let (a, b): (u64, u64) = (
+        a.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
+    );
+    if a >= b || b > u64::MAX / 4 {
+        return Err(bad());
+    }
+    Ok((a, b))
+}
+
+fn parse_penta(text: &str) -> CliResult<Pentanomial> {
+    let bad = || {
+        input(format!(
+            "bad --penta '{text}': expected five counts N0,N1,N2,N3,N4, e.g. 3,10,40,12,2"
+        ))
+    };
+    let parts: Vec<&str> = text.split(',').collect();
+    if parts.len() != 5 {
+        return Err(bad());
+    }
+    let mut penta = Pentanomial::default();
+    for (slot, part) in penta.counts.iter_mut().zip(parts) {
+        *slot = part.trim().parse().map_err(|_| bad())?;
+    }
+    if penta
+        .counts
+        .iter()
+        .try_fold(0u64, |acc, &c| acc.checked_add(c))
+        .is_none()
+    {
+        return Err(bad());
+    }
+    Ok(penta)
+}
+
+/// The statistics of pentanomial counts: the fields `othello play --json` and `othello stats
+/// --json` share.
+fn summary(penta: &Pentanomial, sprt: Option<Sprt>) -> (serde_json::Value, Verdict, f64) {
+    let est = penta.elo();
+    let llr = sprt.map_or(0.0, |t| t.llr(penta));
+    let verdict = sprt.map_or(Verdict::Continue, |t| t.verdict(llr));
+    let value = json!({"score": est.score, "elo": est.elo, "elo_error": est.error, "elo_low": est.low,
+        "elo_high": est.high, "nelo": est.nelo, "los": est.los, "pentanomial": penta.counts,
+        "pairs": penta.pairs(), "model": "pentanomial",
+        "sprt": sprt.map(|_| verdict.as_str()), "llr": sprt.map(|_| llr),
+        "llr_bounds": sprt.map(|t| [t.bounds().0, t.bounds().1]),
+        "sprt_elo": sprt.map(|t| [t.elo0, t.elo1]), "sprt_model": sprt.map(|t| t.model.as_str())});
+    (value, verdict, llr)
+}
+
+/// Runs `othello stats`: Elo, LOS and the SPRT of given pentanomial counts.
+pub fn run_stats(args: &StatsArgs) -> CliResult {
+    let penta = parse_penta(&args.penta)?;
+    let sprt = args.test.test()?;
+    let (value, verdict, llr) = summary(&penta, sprt);
+    let est = penta.elo();
+    Output::new(args.json).line(
+        || {
+            let mut s = format!(
+                "{} pairs, score {:.3}, Elo {} +/- {} (95%), LOS {:.1}%, pentanomial {:?}",
+                penta.pairs(),
+                est.score,
+                fmt_elo(est.elo, est.score),
+                est.error.map_or("inf".to_string(), |e| format!("{e:.1}")),
+                est.los * 100.0,
+                penta.counts,
+            );
+            if let Some(t) = sprt {
+                let (lo, hi) = t.bounds();
+                s += &format!(
+                    ", SPRT [{}, {}] {} Elo: {} LLR {llr:.2} ({lo:.2}, {hi:.2})",
+                    t.elo0,
+                    t.elo1,
+                    t.model.as_str(),
+                    verdict.as_str(),
+                );
+            }
+            s
+        },
+        || value.clone(),
+    );
+    Ok(())
 }
 
 fn parse_sprt(text: &str) -> CliResult<(f64, f64)> {
@@ -103,7 +233,7 @@ fn parse_sprt(text: &str) -> CliResult<(f64, f64)> {
     Ok((a, b))
 }
 
-fn sprt_test(args: &PlayArgs, elo0: f64, elo1: f64) -> CliResult<Sprt> {
+fn sprt_test(args: &SprtArgs, elo0: f64, elo1: f64) -> CliResult<Sprt> {
     let model = match args.sprt_model.as_str() {
         "logistic" => EloModel::Logistic,
         "normalized" => EloModel::Normalized,
@@ -146,7 +276,8 @@ fn fmt_elo(x: Option<f64>, score: f64) -> String {
 
 /// Runs `othello play`.
 pub fn run(args: &PlayArgs) -> CliResult {
-    if args.games < 2 || args.games % 2 != 0 {
+    let pair_range = args.pairs.as_deref().map(parse_pairs).transpose()?;
+    if pair_range.is_none() && (args.games < 2 || args.games % 2 != 0) {
         return Err(input(format!(
             "bad --games {}: expected an even number of at least 2",
             args.games
@@ -176,10 +307,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
             size.squares()
         )));
     }
-    let sprt = match args.sprt.as_deref().map(parse_sprt).transpose()? {
-        None => None,
-        Some((elo0, elo1)) => Some(sprt_test(args, elo0, elo1)?),
-    };
+    let sprt = args.test.test()?;
     let time = match (&args.tc, &args.st) {
         (Some(tc), _) => TimeControl::parse_tc(tc)?,
         (None, Some(st)) => TimeControl::parse_st(st)?,
@@ -206,7 +334,10 @@ pub fn run(args: &PlayArgs) -> CliResult {
         hang_timeout: Duration::from_secs_f64(args.hang_timeout),
         adjudicate: args.adjudicate,
     };
-    let games = args.games as u64;
+    let (first_pair, games) = match pair_range {
+        Some((a, b)) => (a, 2 * (b - a)),
+        None => (0, args.games as u64),
+    };
     let out = Output::new(args.json);
     let bar = progress(games, "games", args.quiet);
     let mut tally = Tally::default();
@@ -220,7 +351,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
     crate::arena::run(
         &sources,
         &openings,
-        games / 2,
+        first_pair..first_pair + games / 2,
         args.concurrency as usize,
         &settings,
         |rec: GameRecord| {
@@ -299,6 +430,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
     }
     let elapsed = started.elapsed().as_secs_f64();
     let est = penta.elo();
+    let (stats, _, _) = summary(&penta, sprt);
     out.line(
         || {
             let mut s = format!(
@@ -329,16 +461,18 @@ pub fn run(args: &PlayArgs) -> CliResult {
             s
         },
         || {
-            json!({"games": tally.games(), "wins": tally.wins, "draws": tally.draws, "losses": tally.losses,
-                "score": tally.score(), "elo": est.elo, "elo_error": est.error, "elo_low": est.low,
-                "elo_high": est.high, "nelo": est.nelo, "los": est.los, "pentanomial": penta.counts,
-                "pairs": penta.pairs(), "model": "pentanomial",
-                "sprt": sprt.map(|_| verdict.as_str()), "llr": sprt.map(|_| llr),
-                "llr_bounds": sprt.map(|t| [t.bounds().0, t.bounds().1]),
-                "sprt_elo": sprt.map(|t| [t.elo0, t.elo1]), "sprt_model": sprt.map(|t| t.model.as_str()),
+            let mut v = json!({"games": tally.games(), "wins": tally.wins, "draws": tally.draws,
+                "losses": tally.losses, "score": tally.score(),
                 "time_control": settings.time.describe(), "concurrency": args.concurrency,
                 "flags": flags, "forfeits": forfeits, "seconds": elapsed,
-                "games_per_second": tally.games() as f64 / elapsed.max(1e-9)})
+                "games_per_second": tally.games() as f64 / elapsed.max(1e-9),
+                "pair_range": pair_range.map(|(a, b)| [a, b])});
+            for (k, x) in stats.as_object().into_iter().flatten() {
+                if k != "score" {
+                    v[k] = x.clone();
+                }
+            }
+            v
         },
     );
     Ok(())

@@ -1,4 +1,4 @@
-"""`othello-distributed`: perft and solving as Ray jobs, one subcommand per workload.
+"""`othello-distributed`: perft, solving, pattern-training data and matches as Ray jobs, one subcommand per workload.
 
 Exit codes follow the `othello` binary: 0 success, 1 a failed check (a unit that kept failing,
 a solve that disagrees with the listed scores), 2 bad input (one line on stderr).
@@ -13,7 +13,9 @@ import sys
 from typing import Any
 
 from . import binary as bin_
+from . import match as match_mod
 from . import perft as perft_mod
+from . import selfplay as selfplay_mod
 from . import solve as solve_mod
 from .journal import Journal, JournalError
 
@@ -52,13 +54,22 @@ def init_ray(address: str | None, num_cpus: int | None) -> None:
         ray.init(_node_ip_address="127.0.0.1", include_dashboard=False, num_cpus=num_cpus, log_to_driver=False)
 
 
-def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--binary", help="the othello binary (a path, or a name on PATH; default: othello on PATH)")
-    p.add_argument("--journal", help="journal file (default: OUTPUT.journal, or othello-KIND-JOB.journal)")
+def _common(p: argparse.ArgumentParser, train: bool = False) -> None:
+    if train:
+        p.add_argument(
+            "--binary",
+            help="the othello-pattern-train binary (a path, or a name on PATH; default: othello-pattern-train on PATH)",
+        )
+    else:
+        p.add_argument("--binary", help="the othello binary (a path, or a name on PATH; default: othello on PATH)")
+    p.add_argument(
+        "--journal", help="journal file (default: OUTPUT.journal, OUT.KIND-JOB.journal, or othello-KIND-JOB.journal)"
+    )
     p.add_argument("--retries", type=int, default=3, help="Ray retries per unit (default 3)")
     p.add_argument("--address", help="Ray cluster address (default: RAY_ADDRESS, else a local cluster)")
     p.add_argument("--num-cpus", type=int, help="CPUs of the local cluster (default: all)")
-    p.add_argument("--output", help="write the result here (default: standard output)")
+    if not train:
+        p.add_argument("--output", help="write the result here (default: standard output)")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -82,6 +93,48 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--threads", type=int, default=1, help="solver threads per task (default 1)")
     s.add_argument("--hash", type=int, help="transposition table MiB per task (default: the binary's)")
     _common(s)
+    g = sub.add_parser("games", help="self-play games of othello-pattern-train in batches; the same file as its `games`")
+    g.add_argument("--out", required=True, help="games file (JSON Lines); games already in it are not made again")
+    g.add_argument("--games", type=int, default=100, help="games wanted, numbered from --first (default 100)")
+    g.add_argument("--first", type=int, default=0, help="number of the first game (default 0)")
+    g.add_argument("--seed", type=int, default=1, help="seed of every random choice (default 1)")
+    g.add_argument("--depth", type=int, default=2, help="self-play search depth (default 2)")
+    g.add_argument("--epsilon", type=float, default=0.1, help="chance of a random move per turn (default 0.1)")
+    g.add_argument("--random-plies", type=int, default=10, help="random opening moves: 0 to this many (default 10)")
+    g.add_argument("--batch", type=int, default=50, help="games per unit (default 50)")
+    _common(g, train=True)
+    lb = sub.add_parser("labels", help="exact labels of othello-pattern-train in shards of games; its `labels` file")
+    lb.add_argument("--games", required=True, help="the games file")
+    lb.add_argument("--out", required=True, help="labels file (JSON Lines); positions already in it are not solved again")
+    lb.add_argument("--min-empties", type=int, default=1, help="fewest empties labelled (default 1)")
+    lb.add_argument("--max-empties", type=int, default=20, help="most empties labelled (default 20)")
+    lb.add_argument("--max-games", type=int, help="visit at most this many games (in game order)")
+    lb.add_argument("--every", type=int, default=1, help="visit only the games numbered 0 mod this (default 1)")
+    lb.add_argument("--tt", type=int, default=64, help="solver table MiB per task (default 64)")
+    lb.add_argument("--shard", type=int, default=10, help="games per unit (default 10)")
+    _common(lb, train=True)
+    m = sub.add_parser("match", help="othello play's game pairs in batches, merged, with an SPRT that stops early")
+    m.add_argument("engine_a", help="engine A (results are A's)")
+    m.add_argument("engine_b", help="engine B")
+    m.add_argument("--games", type=int, default=10, help="games (even: pairs 0..GAMES/2; default 10)")
+    m.add_argument("--pairs", help="pairs START..END of the opening order instead of --games")
+    m.add_argument("--batch", type=int, default=10, help="pairs per unit (default 10)")
+    m.add_argument("--openings", help="openings file (default: the binary's built-in set)")
+    m.add_argument("--seed", type=int, help="seeded opening order (default: file order)")
+    m.add_argument("--size", type=int, help="board size: 4, 6 or 8")
+    m.add_argument("--tc", help="clock per side BASE[+INC] seconds")
+    m.add_argument("--st", help="fixed seconds per move")
+    m.add_argument("--margin", type=int, help="ms a move may exceed its time")
+    m.add_argument("--overhead", type=int, help="ms an in-process engine keeps in hand")
+    m.add_argument("--hang-timeout", type=float, help="seconds to wait for an external engine's move without clock")
+    m.add_argument("--adjudicate", type=int, help="solver decides at this many empties")
+    m.add_argument("--concurrency", type=int, help="games at once within a task (default 1)")
+    m.add_argument("--sprt", help="stop when the SPRT for ELO0 < ELO1 decides, e.g. 0,10")
+    m.add_argument("--sprt-model", default="logistic", help="logistic (default) or normalized")
+    m.add_argument("--sprt-alpha", type=float, default=0.05)
+    m.add_argument("--sprt-beta", type=float, default=0.05)
+    m.add_argument("--json", action="store_true", help="JSON output")
+    _common(m)
     return ap
 
 
@@ -92,6 +145,8 @@ class UsageError(Exception):
 def _journal_path(args: argparse.Namespace, kind: str, job: str) -> str:
     if args.journal:
         return args.journal
+    if getattr(args, "out", None):  # several jobs append to one data file: one journal each
+        return f"{args.out}.{kind}-{job[:12]}.journal"
     if args.output:
         return args.output + ".journal"
     return f"othello-{kind}-{job[:12]}.journal"
@@ -117,7 +172,7 @@ def _write(args: argparse.Namespace, text: str) -> None:
 def _check_common(args: argparse.Namespace) -> None:
     if args.retries < 0:
         raise UsageError(f"bad --retries {args.retries}: expected 0 or more")
-    if args.threads < 1:
+    if getattr(args, "threads", 1) < 1:
         raise UsageError(f"bad --threads {args.threads}: expected 1 or more")
     if args.num_cpus is not None and args.num_cpus < 1:
         raise UsageError(f"bad --num-cpus {args.num_cpus}: expected 1 or more")
@@ -212,11 +267,218 @@ def run_solve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _append(path: str, lines: list[str]) -> None:
+    """Appends lines to a JSON Lines file (completing a last line left without its newline)."""
+    with open(path, "a+", encoding="utf-8") as f:
+        f.seek(0, os.SEEK_END)
+        if f.tell() > 0:
+            f.seek(f.tell() - 1)
+            if f.read(1) != "\n":
+                f.write("\n")
+        f.write("".join(line + "\n" for line in lines))
+
+
+def _train_binary(args: argparse.Namespace) -> tuple[str, str, str]:
+    """(name or path the workers run, local path, identity) of othello-pattern-train."""
+    name = args.binary or selfplay_mod.DEFAULT_BINARY
+    path = bin_.resolve(name)
+    return (path if args.binary else name), path, selfplay_mod.identity(path)
+
+
+def _read_existing(path: str) -> list[str]:
+    try:
+        return selfplay_mod.read_lines(path)
+    except (OSError, UnicodeDecodeError) as e:
+        raise UsageError(f"cannot read {path}: {e}") from e
+
+
+def run_games(args: argparse.Namespace) -> int:
+    _check_common(args)
+    worker_bin, _, identity = _train_binary(args)
+    if args.depth < 0 or args.random_plies < 0 or not 0.0 <= args.epsilon <= 1.0:
+        raise UsageError("bad --depth/--random-plies/--epsilon: expected depth, plies >= 0 and 0 <= epsilon <= 1")
+    done = set()
+    for n, line in enumerate(_read_existing(args.out), 1):
+        try:
+            done.add(int(json.loads(line)["game"]))
+        except (ValueError, KeyError, TypeError) as e:
+            raise UsageError(f"{args.out} line {n}: not a game ({e})") from e
+    options = {"seed": args.seed, "depth": args.depth, "epsilon": args.epsilon, "random_plies": args.random_plies}
+    try:
+        job, units = selfplay_mod.games_plan(args.first, args.games, args.batch, options, done)
+    except ValueError as e:
+        raise UsageError(str(e)) from e
+    journal = Journal(_journal_path(args, "games", job), job, identity, "games")
+    init_ray(args.address, args.num_cpus)
+    from .runner import run_units
+
+    try:
+        outcome = run_units(units, journal, worker_bin, identity, retries=args.retries)
+    finally:
+        journal.close()
+    if not outcome.complete:
+        _report_failures(outcome)
+        return 1
+    lines = selfplay_mod.games_ordered(units, outcome.results)
+    _append(args.out, lines)
+    print(
+        f"{len(lines)} games made ({len(units)} units: {outcome.executed} run, {outcome.resumed} from the journal; "
+        f"{outcome.seconds * 1e3:.1f} ms)",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def run_labels(args: argparse.Namespace) -> int:
+    _check_common(args)
+    worker_bin, _, identity = _train_binary(args)
+    if not 0 <= args.min_empties <= args.max_empties <= 60 or args.every < 1 or args.tt < 1:
+        raise UsageError("bad --min-empties/--max-empties/--every/--tt: expected 0 <= min <= max <= 60, every and tt >= 1")
+    if not os.path.exists(args.games):
+        raise UsageError(f"no games file {args.games}")
+    try:
+        games = selfplay_mod.select_games(_read_existing(args.games), args.every, args.max_games)
+    except ValueError as e:
+        raise UsageError(f"{args.games}: {e}") from e
+    existing = _read_existing(args.out)
+    options = {"min_empties": args.min_empties, "max_empties": args.max_empties, "tt": args.tt}
+    try:
+        job, units = selfplay_mod.labels_plan(games, args.shard, options)
+        selfplay_mod.labels_merge([], {}, existing)
+    except (ValueError, KeyError, TypeError) as e:
+        raise UsageError(f"{args.out}: {e}") from e
+    journal = Journal(_journal_path(args, "labels", job), job, identity, "labels")
+    init_ray(args.address, args.num_cpus)
+    from .runner import run_units
+
+    try:
+        outcome = run_units(units, journal, worker_bin, identity, retries=args.retries)
+    finally:
+        journal.close()
+    if not outcome.complete:
+        _report_failures(outcome)
+        return 1
+    lines = selfplay_mod.labels_merge(units, outcome.results, existing)
+    _append(args.out, lines)
+    print(
+        f"{len(lines)} positions labelled from {len(games)} games ({len(units)} units: {outcome.executed} run, "
+        f"{outcome.resumed} from the journal; {outcome.seconds * 1e3:.1f} ms)",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _pair_range(args: argparse.Namespace) -> tuple[int, int]:
+    if args.pairs is not None:
+        lo, sep, hi = args.pairs.partition("..")
+        try:
+            a, b = int(lo), int(hi)
+        except ValueError:
+            a, b = -1, -1
+        if not sep or not 0 <= a < b:
+            raise UsageError(f"bad --pairs {args.pairs!r}: expected START..END with START < END, e.g. 0..50")
+        return a, b
+    if args.games < 2 or args.games % 2:
+        raise UsageError(f"bad --games {args.games}: expected an even number of at least 2")
+    return 0, args.games // 2
+
+
+def run_match(args: argparse.Namespace) -> int:
+    _check_common(args)
+    binary = bin_.resolve(args.binary)
+    identity = bin_.identity(binary)
+    first, end = _pair_range(args)
+    sprt = None
+    if args.sprt is not None:
+        e0, sep, e1 = args.sprt.partition(",")
+        try:
+            sprt = {"elo0": float(e0), "elo1": float(e1)}
+        except ValueError:
+            sep = ""
+        if not sep:
+            raise UsageError(f"bad --sprt {args.sprt!r}: expected ELO0,ELO1, e.g. 0,10")
+        sprt |= {"model": args.sprt_model, "alpha": args.sprt_alpha, "beta": args.sprt_beta}
+    openings = None
+    if args.openings is not None:
+        try:
+            with open(args.openings, encoding="utf-8") as f:
+                openings = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            raise UsageError(f"cannot read {args.openings}: {e}") from e
+    options = {k: getattr(args, k) for k in match_mod.PASS_THROUGH}
+    try:
+        job, units = match_mod.plan(args.engine_a, args.engine_b, first, end, args.batch, options, openings)
+    except ValueError as e:
+        raise UsageError(str(e)) from e
+    # Bad SPRT options or engine specs are found by the binary before any task runs.
+    match_mod.stats(binary, [0] * 5, sprt)
+    journal = Journal(_journal_path(args, "match", job), job, identity, "match")
+    counted = [journal.done[u.key] for u in units if u.key in journal.done]
+    state = {"stats": match_mod.stats(binary, match_mod.merge(counted)["pentanomial"], sprt)}
+
+    def decided() -> bool:
+        return sprt is not None and state["stats"]["sprt"] != "continue"
+
+    def on_result(_unit, result) -> bool:
+        counted.append(result)
+        state["stats"] = match_mod.stats(binary, match_mod.merge(counted)["pentanomial"], sprt)
+        return decided()
+
+    outcome = None
+    if not decided():
+        init_ray(args.address, args.num_cpus)
+        from .runner import run_units
+
+        try:
+            outcome = run_units(
+                units, journal, args.binary and binary, identity, retries=args.retries, on_result=on_result
+            )
+        finally:
+            journal.close()
+        if not outcome.complete and not decided():
+            _report_failures(outcome)
+            return 1
+    else:
+        journal.close()
+    total = match_mod.merge(counted)
+    st = state["stats"]
+    result: dict[str, Any] = {
+        **{k: total[k] for k in ("games", "wins", "draws", "losses", "flags", "forfeits")},
+        **st,
+        "pair_range": [first, end],
+        "batches": len(counted),
+        "units": len(units),
+        "executed": outcome.executed if outcome else 0,
+        "resumed": len(counted) - (outcome.executed if outcome else 0),
+        "stopped_early": len(counted) < len(units),
+        "identity": identity,
+    }
+    if args.json or args.output:
+        _write(args, json.dumps(result) + "\n")
+    else:
+        line = (
+            f"A vs B: +{total['wins']} ={total['draws']} -{total['losses']} of {total['games']} games, "
+            f"score {st['score']:.3f}, Elo {st['elo']} +/- {st['elo_error']}, LOS {100 * st['los']:.1f}%, "
+            f"pentanomial {st['pentanomial']}"
+        )
+        if sprt is not None:
+            lo, hi = st["llr_bounds"]
+            line += f", SPRT {st['sprt']} LLR {st['llr']:.2f} ({lo:.2f}, {hi:.2f})"
+        _write(args, line + f" ({len(counted)} of {len(units)} batches)\n")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         if args.command == "perft":
             return run_perft(args)
+        if args.command == "games":
+            return run_games(args)
+        if args.command == "labels":
+            return run_labels(args)
+        if args.command == "match":
+            return run_match(args)
         return run_solve(args)
     except (UsageError, JournalError, bin_.BinaryError) as e:
         print(f"error: {e}", file=sys.stderr)

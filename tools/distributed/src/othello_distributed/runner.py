@@ -17,7 +17,7 @@ import ray
 
 from . import binary as bin_
 from .journal import Journal
-from .units import EXECUTORS, Unit
+from .units import EXECUTORS, IDENTITIES, Unit
 
 __all__ = ["Outcome", "run_units", "execute"]
 
@@ -26,10 +26,12 @@ def execute(kind: str, payload: dict[str, Any], binary: str | None, identity: st
     """Runs one unit where it is called (a worker): checks the binary's build identity first,
     then runs the unit's executor. Returns {"identity": the identity this node's binary
     reported, "result": ...}; the driver checks the identity again."""
-    from . import perft, solve  # noqa: F401  (register the executors in the worker)
+    from . import match, perft, selfplay, solve  # noqa: F401  (register the executors in the worker)
 
     path = bin_.resolve(binary)
-    seen = bin_.check_identity(path, identity)
+    seen = IDENTITIES.get(kind, bin_.identity)(path)
+    if seen != identity:
+        raise bin_.IdentityMismatch(f"{path} is build {seen!r}, the job runs {identity!r}")
     result = EXECUTORS[kind](payload, path)
     return {"identity": seen, "result": result}
 
@@ -48,6 +50,7 @@ class Outcome:
     executed: int = 0
     resumed: int = 0
     seconds: float = 0.0
+    stopped: bool = False  # `on_result` asked to stop: units not run (or cancelled) are absent
 
     @property
     def complete(self) -> bool:
@@ -62,11 +65,13 @@ def run_units(
     retries: int = 3,
     max_in_flight: int | None = None,
     num_cpus: float = 1,
-    on_result: Callable[[Unit, Any], None] | None = None,
+    on_result: Callable[[Unit, Any], bool | None] | None = None,
 ) -> Outcome:
     """Runs every unit not already in `journal` as a Ray task, recording each result as it
     arrives. `binary` is the path (or name on PATH) the workers run; `identity` the build every
-    task must find there."""
+    task must find there. When `on_result` (called in the driver after each result is
+    recorded) returns true, no further unit is submitted and the pending ones are cancelled
+    (their children killed); `Outcome.stopped` says so."""
     t0 = time.monotonic()
     distinct: dict[str, Unit] = {}
     for u in units:
@@ -106,8 +111,18 @@ def run_units(
             journal.record(u.key, got["result"])
             results[u.key] = got["result"]
             outcome.executed += 1
-            if on_result is not None:
-                on_result(u, got["result"])
+            if on_result is not None and on_result(u, got["result"]):
+                outcome.stopped = True
+        if outcome.stopped:
+            queue.clear()
+            for ref in pending:
+                ray.cancel(ref, force=False)
+            for ref in pending:  # wait for the cancellations, so no child outlives the job
+                try:
+                    ray.get(ref)
+                except Exception:  # noqa: BLE001  cancelled (or failed): not a result
+                    pass
+            pending.clear()
     outcome.seconds = time.monotonic() - t0
     return outcome
 

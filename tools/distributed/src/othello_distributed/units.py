@@ -8,11 +8,15 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-__all__ = ["Unit", "content_hash", "EXECUTORS"]
+__all__ = ["Unit", "content_hash", "EXECUTORS", "IDENTITIES"]
 
 # Unit kind -> function(payload, binary path) -> JSON-able result, run on a worker. Filled by the
 # workload modules (perft, solve) when imported.
 EXECUTORS: dict[str, Callable[[dict[str, Any], str], Any]] = {}
+
+# Unit kind -> function(binary path) -> build identity, for kinds whose binary is not `othello`
+# (whose identity is `binary.identity`).
+IDENTITIES: dict[str, Callable[[str], str]] = {}
 
 
 def content_hash(obj: Any) -> str:

@@ -244,7 +244,7 @@ fn restart_failed(players: &mut [Seat; 2], failed: [bool; 2]) {
     }
 }
 
-/// Plays `pairs` pairs with `concurrency` workers, calling `on_game` in this thread for every
+/// Plays the pairs numbered `pairs` with `concurrency` workers, calling `on_game` in this thread for every
 /// finished game; when it returns `true` no new pair starts (pairs under way finish).
 ///
 /// # Errors
@@ -252,16 +252,17 @@ fn restart_failed(players: &mut [Seat; 2], failed: [bool; 2]) {
 pub fn run(
     sources: &[PlayerSource; 2],
     openings: &[Opening],
-    pairs: u64,
+    pairs: std::ops::Range<u64>,
     concurrency: usize,
     settings: &Settings,
     mut on_game: impl FnMut(GameRecord) -> bool,
 ) -> CliResult {
     let mut sets = Vec::new();
-    for _ in 0..concurrency.min(pairs.max(1) as usize) {
+    for _ in 0..(concurrency as u64).min(pairs.end.saturating_sub(pairs.start).max(1)) {
         sets.push([sources[0].build(settings)?, sources[1].build(settings)?]);
     }
-    let next = AtomicU64::new(0);
+    let next = AtomicU64::new(pairs.start);
+    let end = pairs.end;
     let stop = AtomicBool::new(false);
     let (tx, rx) = channel::<GameRecord>();
     std::thread::scope(|scope| {
@@ -274,7 +275,7 @@ pub fn run(
                     .map(|_| Solver::new(SolverConfig::default().with_tt_mib(16).with_threads(1)));
                 while !stop.load(Ordering::SeqCst) {
                     let p = next.fetch_add(1, Ordering::SeqCst);
-                    if p >= pairs {
+                    if p >= end {
                         break;
                     }
                     let opening = &openings[(p % openings.len() as u64) as usize];

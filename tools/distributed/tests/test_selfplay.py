@@ -1,0 +1,102 @@
+"""Distributed games and labels against the single-process othello-pattern-train on a tiny budget."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+from othello_distributed import selfplay
+from othello_distributed.cli import main
+from othello_distributed.units import Unit
+
+
+def single(binary, *argv):
+    subprocess.run([binary, *argv, "--quiet"], check=True, capture_output=True)
+
+
+def without_nodes(path):
+    """The label lines in file order with the solver-work field removed (it depends on the
+    table's history; everything else must be equal)."""
+    rows = []
+    for line in open(path, encoding="utf-8"):
+        obj = json.loads(line)
+        assert isinstance(obj.pop("nodes"), int)
+        rows.append(json.dumps(obj, sort_keys=True))
+    return rows
+
+
+GAMES = ["--games", "12", "--first", "3", "--seed", "7"]
+
+
+def test_games_are_byte_for_byte_the_single_process_file(cluster, pattern_train_bin, tmp_path, capsys):
+    one = tmp_path / "one.jsonl"
+    single(pattern_train_bin, "games", "--out", str(one), *GAMES)
+    dist = tmp_path / "dist.jsonl"
+    assert main(["games", "--out", str(dist), *GAMES, "--batch", "5", "--binary", pattern_train_bin]) == 0
+    assert "3 units: 3 run" in capsys.readouterr().err
+    assert dist.read_bytes() == one.read_bytes()
+    assert [json.loads(line)["game"] for line in open(dist)] == list(range(3, 15))
+    # A file holding some of the games: only the missing ones are made, appended in order, as
+    # the single-process command does.
+    part_one = tmp_path / "part-one.jsonl"
+    part_dist = tmp_path / "part-dist.jsonl"
+    head = "".join(one.read_text().splitlines(keepends=True)[:4])
+    part_one.write_text(head)
+    part_dist.write_text(head)
+    more = ["--games", "16", "--first", "3", "--seed", "7"]
+    single(pattern_train_bin, "games", "--out", str(part_one), *more)
+    assert main(["games", "--out", str(part_dist), *more, "--batch", "5", "--binary", pattern_train_bin]) == 0
+    assert part_dist.read_bytes() == part_one.read_bytes()
+    assert len(part_dist.read_text().splitlines()) == 16
+
+
+def test_labels_equal_the_single_process_file_but_for_nodes(cluster, pattern_train_bin, tmp_path, capsys):
+    games = tmp_path / "games.jsonl"
+    single(pattern_train_bin, "games", "--out", str(games), "--games", "7", "--seed", "5")
+    for extra in ([], ["--every", "2", "--max-games", "3"]):
+        opts = ["--min-empties", "1", "--max-empties", "6", "--tt", "1", *extra]
+        one = tmp_path / f"one{len(extra)}.jsonl"
+        single(pattern_train_bin, "labels", "--games", str(games), "--out", str(one), *opts)
+        dist = tmp_path / f"dist{len(extra)}.jsonl"
+        argv = ["labels", "--games", str(games), "--out", str(dist), *opts, "--shard", "2", "--binary", pattern_train_bin]
+        assert main(argv) == 0
+        rows = without_nodes(one)
+        assert len(rows) > 10
+        assert len({json.loads(r)["game"] for r in rows}) > 2
+        assert without_nodes(dist) == rows
+        # A rerun resumes every unit from the journal and adds nothing: the positions are there.
+        capsys.readouterr()
+        assert main(argv) == 0
+        assert "0 positions labelled" in capsys.readouterr().err
+        assert without_nodes(dist) == rows
+    # The second band appends to the first, as the single-process command does.
+    one, dist = tmp_path / "one0.jsonl", tmp_path / "dist0.jsonl"
+    single(pattern_train_bin, "labels", "--games", str(games), "--out", str(one), "--min-empties", "7", "--max-empties", "8")
+    argv = ["labels", "--games", str(games), "--out", str(dist), "--min-empties", "7", "--max-empties", "8"]
+    assert main([*argv, "--shard", "4", "--binary", pattern_train_bin]) == 0
+    assert without_nodes(dist) == without_nodes(one)
+
+
+def test_merge_keeps_the_first_label_of_a_position():
+    def label(game, pos):
+        return json.dumps({"game": game, "position": pos, "score": 0, "nodes": 1})
+
+    a = Unit("labels", {"games": ["a"], "options": {}})
+    b = Unit("labels", {"games": ["b"], "options": {}})
+    results = {a.key: [label(1, "P"), label(1, "Q")], b.key: [label(2, "Q"), label(2, "R")]}
+    got = selfplay.labels_merge([a, b], results, [label(0, "R")])
+    assert [json.loads(line)["game"] for line in got] == [1, 1]
+    assert [json.loads(line)["position"] for line in got] == ["P", "Q"]
+
+
+def test_game_ranges_skip_the_games_present():
+    _, units = selfplay.games_plan(0, 7, 3, {}, done={1, 5})
+    assert [(u.payload["first"], u.payload["count"]) for u in units] == [(0, 1), (2, 3), (6, 1)]
+
+
+def test_bad_input_exits_2(cluster, pattern_train_bin, tmp_path, capsys):
+    assert main(["games", "--out", str(tmp_path / "g"), "--batch", "0", "--binary", pattern_train_bin]) == 2
+    assert main(["labels", "--games", str(tmp_path / "none"), "--out", str(tmp_path / "l"), "--binary", pattern_train_bin]) == 2
+    assert main(["games", "--out", str(tmp_path / "g"), "--binary", str(tmp_path / "missing")]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 3 and all(e.startswith("error: ") for e in err)

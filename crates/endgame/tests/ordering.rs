@@ -66,7 +66,7 @@ fn no_ordering_keeps_the_node_counts() {
 }
 
 /// Scores with a cheap evaluation (disc difference), a misleading one (its opposite) and the
-/// pattern evaluation equal those without, on random positions of 10 to 22 empty squares;
+/// pattern evaluation equal those without, on random positions of 10 to 18 empty squares;
 /// the evaluations do change the search (the node counts differ somewhere).
 #[test]
 fn ordering_never_changes_a_score() {
@@ -89,11 +89,15 @@ fn ordering_never_changes_a_score() {
     let mut plain = Solver::new(config());
     let mut with: Vec<(&str, Solver)> = evals.into_iter().map(|(n, c)| (n, Solver::new(c))).collect();
     let mut differ = [false; 3];
-    for i in 0..24 {
-        let pos = random_position(&mut rng, 10 + (i % 13));
+    for i in 0..18 {
+        let pos = random_position(&mut rng, 10 + (i % 9));
         plain.new_game();
         let want = plain.solve(&pos, SolveMode::Exact);
         for (k, (name, solver)) in with.iter_mut().enumerate() {
+            if *name == "anti" && pos.empty_count() > 15 {
+                // A misleading ordering is slow far from the end: keep the test short.
+                continue;
+            }
             solver.new_game();
             let got = solver.solve(&pos, SolveMode::Exact);
             assert_eq!(

@@ -61,5 +61,5 @@ mod solver;
 mod stability;
 
 pub use othello_engine::Limits;
-pub use search::Techniques;
+pub use search::{OrderingEval, Techniques};
 pub use solver::{Solution, SolveMode, Solver, SolverConfig};

@@ -22,8 +22,8 @@ use crate::cache::{CACHE_MAX, Cache};
 use crate::last::count_last_flip;
 use crate::layout::Layout;
 use crate::stability::stable_discs;
-use othello_rules::Move;
 use othello_rules::movegen::{self, Backend};
+use othello_rules::{Color, Move, Position};
 use othello_table::{BoardTable, Bound, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -41,6 +41,15 @@ pub(crate) const ETC_MIN: u32 = 12;
 
 /// Fewest empty squares at which moves are ordered by a shallow search with an evaluation.
 pub(crate) const SORT_MIN: u32 = 14;
+
+/// With an ordering evaluation: from this many empty squares the ordering search looks two
+/// plies ahead (one below). Tuned on FFO #41, #42, #44 (docs/BENCHMARKS.md).
+pub(crate) const EVAL_SORT_DEEPER: u32 = 16;
+
+/// With an ordering evaluation: the weight of one centi-disc of its ordering-search value in a
+/// move's sort key (the fastest-first key weighs one opponent move 65536): about 2.2 discs
+/// weigh one opponent move. Tuned with [`EVAL_SORT_DEEPER`].
+pub(crate) const EVAL_SORT_WEIGHT: i32 = 300;
 
 /// Scale of an exact final score inside the ordering evaluation (one disc).
 const EVAL_DISC: i32 = 8;
@@ -127,7 +136,57 @@ pub(crate) struct Ctx<'a> {
     pub table_min: u32,
     /// The thread's own table for positions with up to [`CACHE_MAX`] empty squares.
     pub cache: Cache,
+    /// The caller's ordering evaluation, with the thresholds that go with it.
+    pub ordering: Option<EvalOrdering<'a>>,
 }
+
+/// How the ordering search runs when the caller gave an evaluation (see [`OrderingEval`]).
+#[derive(Clone, Copy)]
+pub(crate) struct EvalOrdering<'a> {
+    pub eval: &'a OrderingEval,
+    /// Fewest empty squares at which moves are sorted by the evaluation.
+    pub min: u32,
+    /// Plies of the ordering search before the evaluation at `min` empty squares.
+    pub depth: u32,
+    /// From this many empty squares the ordering search looks one ply deeper.
+    pub deeper: u32,
+    /// Weight of one centi-disc of the evaluation in a move's sort key.
+    pub weight: i32,
+}
+
+/// An evaluation for the solver's move ordering: centi-discs for the side to move (any scale
+/// works, only the order of the values matters much). It only orders moves, so it can never
+/// change a score, only the node count. See [`crate::SolverConfig::with_ordering`].
+#[derive(Clone)]
+pub struct OrderingEval(std::sync::Arc<dyn Fn(&Position) -> i32 + Send + Sync>);
+
+impl OrderingEval {
+    /// Wraps an evaluation function (for example `move |p| pattern.evaluate(p)`).
+    pub fn new(f: impl Fn(&Position) -> i32 + Send + Sync + 'static) -> OrderingEval {
+        OrderingEval(std::sync::Arc::new(f))
+    }
+
+    /// The evaluation of `pos`.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        (self.0)(pos)
+    }
+}
+
+impl std::fmt::Debug for OrderingEval {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OrderingEval(..)")
+    }
+}
+
+/// Two ordering evaluations are equal when they are the same function object.
+impl PartialEq for OrderingEval {
+    fn eq(&self, other: &OrderingEval) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for OrderingEval {}
 
 impl Ctx<'_> {
     #[inline(always)]
@@ -322,7 +381,16 @@ macro_rules! search_impl {
                     };
                     list.push(Scored { flips, sq, score });
                 }
-                if c.tech.fastest_first && empties >= SORT_MIN && list.len() > 1 {
+                if let Some(ev) = c.ordering.filter(|ev| c.tech.fastest_first && empties >= ev.min && list.len() > 1) {
+                    let depth = if empties >= ev.deeper { ev.depth + 1 } else { ev.depth };
+                    for m in list.iter_mut() {
+                        if m.sq != tt_sq {
+                            let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
+                            let v = -eval_pattern_ab(lay, ev.eval, np, no, -EVAL_INF, EVAL_INF, depth, &mut c.nodes);
+                            m.score = m.score.saturating_add(v.saturating_mul(ev.weight));
+                        }
+                    }
+                } else if c.tech.fastest_first && empties >= SORT_MIN && list.len() > 1 {
                     let depth = if empties >= SORT_DEEPEST {
                         SORT_DEPTH + 2
                     } else if empties >= SORT_DEEPER {
@@ -419,6 +487,53 @@ macro_rules! search_impl {
                     m &= m - 1;
                     let f = $flips(p, o, sq);
                     let v = -eval_ab(lay, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, depth - 1, nodes);
+                    if v > best {
+                        best = v;
+                        if v >= beta {
+                            break;
+                        }
+                        if v > alpha {
+                            alpha = v;
+                        }
+                    }
+                }
+                best
+            }
+
+            /// [`eval_ab`] with the caller's evaluation at the leaves (centi-discs; a finished
+            /// game scores 100 per disc). Its nodes count in `nodes`.
+            #[allow(clippy::too_many_arguments, reason = "the search state is passed unpacked")]
+            $(#[$attr])*
+            fn eval_pattern_ab(
+                lay: &Layout,
+                ev: &OrderingEval,
+                p: u64,
+                o: u64,
+                mut alpha: i32,
+                beta: i32,
+                depth: u32,
+                nodes: &mut u64,
+            ) -> i32 {
+                *nodes += 1;
+                let pm = $moves(p, o) & lay.mask;
+                if pm == 0 {
+                    if $moves(o, p) & lay.mask == 0 {
+                        return final_score(p, o, lay.squares) * 100;
+                    }
+                    if depth > 0 {
+                        return -eval_pattern_ab(lay, ev, o, p, -beta, -alpha, depth, nodes);
+                    }
+                }
+                if depth == 0 {
+                    return ev.evaluate(&Position::from_raw_unchecked(p, o, Color::Black, lay.size));
+                }
+                let mut best = -EVAL_INF;
+                let mut m = pm;
+                while m != 0 {
+                    let sq = m.trailing_zeros();
+                    m &= m - 1;
+                    let f = $flips(p, o, sq);
+                    let v = -eval_pattern_ab(lay, ev, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, depth - 1, nodes);
                     if v > best {
                         best = v;
                         if v >= beta {
@@ -788,6 +903,7 @@ mod tests {
                 stopped: false,
                 table_min: TABLE_MIN,
                 cache: Cache::new(),
+                ordering: None,
             };
             tt.clear();
             let a = search_portable(&mut ctx, p, o, alpha, beta);

@@ -31,6 +31,10 @@ pub struct SolveArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    /// Evaluation ordering the solver's moves far from the leaves (`pattern`, or any `eval=`
+    /// value of an engine spec); `none`: the built-in mobility ordering. Scores never change.
+    #[arg(long, default_value = "none")]
+    eval: String,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -125,11 +129,14 @@ pub fn run(args: &SolveArgs) -> CliResult {
     } else {
         SolveMode::Exact
     };
-    let mut solver = Solver::new(
-        SolverConfig::default()
-            .with_tt_mib(args.hash)
-            .with_threads(args.threads),
-    );
+    let mut config = SolverConfig::default()
+        .with_tt_mib(args.hash)
+        .with_threads(args.threads);
+    if args.eval != "none" {
+        let eval = crate::evalspec::CliEval::parse(Some(&args.eval), None, "solve --eval")?;
+        config = config.with_ordering(move |pos| othello_eval::Evaluator::evaluate(&eval, pos));
+    }
+    let mut solver = Solver::new(config);
     let out = Output::new(args.json);
     // After the table's allocation (each position's time also excludes clearing it).
     let t0 = Instant::now();

@@ -1,0 +1,131 @@
+//! The optional ordering evaluation ([`SolverConfig::with_ordering`]): it never changes a
+//! score, and without one the solver searches exactly the tree it searched before it existed.
+
+use othello_endgame::{SolveMode, Solver, SolverConfig};
+use othello_eval::Evaluator;
+use othello_pattern::PatternEval;
+use othello_rules::{BoardSize, Position};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use std::sync::Arc;
+
+/// A position reached by random play from the start, with `empties` empty squares or the
+/// game over first.
+fn random_position(rng: &mut SmallRng, empties: u32) -> Position {
+    let mut pos = Position::start_of(BoardSize::Eight);
+    while pos.empty_count() > empties {
+        let moves = pos.moves();
+        if moves.is_empty() {
+            break;
+        }
+        pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
+    }
+    pos
+}
+
+fn config() -> SolverConfig {
+    SolverConfig::default().with_tt_mib(16).with_threads(1)
+}
+
+/// Node counts of the solver before the ordering evaluation existed (64 MiB, one thread, a
+/// fresh solver per position, as `othello solve` counts them one position at a time).
+#[test]
+fn no_ordering_keeps_the_node_counts() {
+    let cases = [
+        (
+            "-OXXOO--XXXXOOOOXXXOXX--XOXOXXX-XXOOOXOOXXOXOX--XOOX-O--OOOOOOO- X",
+            22,
+            26_758,
+        ),
+        (
+            "--XXXXXX--XOOOXX--XOXXXXOXXXXXXXXXXOXXXO-XOXX-X--OXXXOXXOOOOO-X- X",
+            -12,
+            6_635,
+        ),
+        (
+            "---OOO-OOOOXOOOOXOXOXOXOXXOOOOOOXXOOOXOOX--XXOXO-OOOXX-O-X--X-OO X",
+            4,
+            31_903,
+        ),
+        (
+            "--XXXOX---XXOOX--OXXOOXX-OXOXOX--OXOOXXXOOXOOO-X-OO-OOXXOOOO---X X",
+            -2,
+            666_348,
+        ),
+        (
+            "------XO--XXXXXXX--XXXX-XXOXXOO-OOOOXO--OOOXXXOX-OOXXXXO-OXXXXXX X",
+            4,
+            503_601,
+        ),
+    ];
+    for (text, score, nodes) in cases {
+        let pos: Position = text.parse().unwrap();
+        let got = Solver::new(SolverConfig::default()).solve(&pos, SolveMode::Exact);
+        assert_eq!((got.score, got.nodes), (score, nodes), "{text}");
+    }
+}
+
+/// Scores with a cheap evaluation (disc difference), a misleading one (its opposite) and the
+/// pattern evaluation equal those without, on random positions of 10 to 18 empty squares;
+/// the evaluations do change the search (the node counts differ somewhere).
+#[test]
+fn ordering_never_changes_a_score() {
+    let pattern = Arc::new(PatternEval::default());
+    let evals: [(&str, SolverConfig); 3] = [
+        (
+            "discs",
+            config().with_ordering(|p: &Position| 100 * p.disc_difference()),
+        ),
+        (
+            "anti",
+            config().with_ordering(|p: &Position| -100 * p.disc_difference()),
+        ),
+        ("pattern", {
+            let pattern = Arc::clone(&pattern);
+            config().with_ordering(move |p: &Position| pattern.evaluate(p))
+        }),
+    ];
+    let mut rng = SmallRng::seed_from_u64(1111);
+    let mut plain = Solver::new(config());
+    let mut with: Vec<(&str, Solver)> = evals.into_iter().map(|(n, c)| (n, Solver::new(c))).collect();
+    let mut differ = [false; 3];
+    for i in 0..18 {
+        let pos = random_position(&mut rng, 10 + (i % 9));
+        plain.new_game();
+        let want = plain.solve(&pos, SolveMode::Exact);
+        for (k, (name, solver)) in with.iter_mut().enumerate() {
+            if *name == "anti" && pos.empty_count() > 15 {
+                // A misleading ordering is slow far from the end: keep the test short.
+                continue;
+            }
+            solver.new_game();
+            let got = solver.solve(&pos, SolveMode::Exact);
+            assert_eq!(
+                (got.score, got.best_move),
+                (want.score, want.best_move),
+                "{name} on {pos}"
+            );
+            differ[k] |= got.nodes != want.nodes;
+            if i % 4 == 0 {
+                let wld = solver.solve(&pos, SolveMode::WinLossDraw).score;
+                assert_eq!(wld, want.score.signum(), "{name} wld on {pos}");
+                assert_eq!(
+                    solver.solve_window(&pos, -1, 1).clamp(-1, 1),
+                    want.score.signum().clamp(-1, 1)
+                );
+            }
+        }
+    }
+    assert_eq!(differ, [true; 3], "each evaluation changes the search");
+}
+
+/// The setters: equal configurations share the same evaluation object.
+#[test]
+fn config_equality_follows_the_evaluation_object() {
+    let a = config().with_ordering(|p: &Position| p.disc_difference());
+    assert_eq!(a.clone(), a);
+    assert_ne!(a, config());
+    assert_ne!(a, config().with_ordering(|p: &Position| p.disc_difference()));
+    assert_eq!(a.clone().with_ordering_eval(None), config());
+    assert!(format!("{a:?}").contains("OrderingEval"));
+}

@@ -182,6 +182,30 @@ fn summary(penta: &Pentanomial, sprt: Option<Sprt>) -> (serde_json::Value, Verdi
     (value, verdict, llr)
 }
 
+/// The statistics of a summary line, shared by `play` and `stats`: Elo with its 95% interval,
+/// LOS, the pentanomial counts, and the SPRT with its LLR and bounds when one runs.
+fn stats_text(penta: &Pentanomial, sprt: Option<Sprt>, verdict: Verdict, llr: f64) -> String {
+    let est = penta.elo();
+    let mut s = format!(
+        "Elo {} +/- {} (95%), LOS {:.1}%, pentanomial {:?}",
+        fmt_elo(est.elo, est.score),
+        est.error.map_or("inf".to_string(), |e| format!("{e:.1}")),
+        est.los * 100.0,
+        penta.counts,
+    );
+    if let Some(t) = sprt {
+        let (lo, hi) = t.bounds();
+        s += &format!(
+            ", SPRT [{}, {}] {} Elo: {} LLR {llr:.2} ({lo:.2}, {hi:.2})",
+            t.elo0,
+            t.elo1,
+            t.model.as_str(),
+            verdict.as_str(),
+        );
+    }
+    s
+}
+
 /// Runs `othello stats`: Elo, LOS and the SPRT of given pentanomial counts.
 pub fn run_stats(args: &StatsArgs) -> CliResult {
     let penta = parse_penta(&args.penta)?;
@@ -190,26 +214,12 @@ pub fn run_stats(args: &StatsArgs) -> CliResult {
     let est = penta.elo();
     Output::new(args.json).line(
         || {
-            let mut s = format!(
-                "{} pairs, score {:.3}, Elo {} +/- {} (95%), LOS {:.1}%, pentanomial {:?}",
+            format!(
+                "{} pairs, score {:.3}, {}",
                 penta.pairs(),
                 est.score,
-                fmt_elo(est.elo, est.score),
-                est.error.map_or("inf".to_string(), |e| format!("{e:.1}")),
-                est.los * 100.0,
-                penta.counts,
-            );
-            if let Some(t) = sprt {
-                let (lo, hi) = t.bounds();
-                s += &format!(
-                    ", SPRT [{}, {}] {} Elo: {} LLR {llr:.2} ({lo:.2}, {hi:.2})",
-                    t.elo0,
-                    t.elo1,
-                    t.model.as_str(),
-                    verdict.as_str(),
-                );
-            }
-            s
+                stats_text(&penta, sprt, verdict, llr)
+            )
         },
         || value.clone(),
     );
@@ -429,32 +439,18 @@ pub fn run(args: &PlayArgs) -> CliResult {
         return Err(input(e));
     }
     let elapsed = started.elapsed().as_secs_f64();
-    let est = penta.elo();
     let (stats, _, _) = summary(&penta, sprt);
     out.line(
         || {
             let mut s = format!(
-                "A vs B: +{} ={} -{} of {} games, score {:.3}, Elo {} +/- {} (95%), LOS {:.1}%, pentanomial {:?}",
+                "A vs B: +{} ={} -{} of {} games, score {:.3}, {}",
                 tally.wins,
                 tally.draws,
                 tally.losses,
                 tally.games(),
                 tally.score(),
-                fmt_elo(est.elo, est.score),
-                est.error.map_or("inf".to_string(), |e| format!("{e:.1}")),
-                est.los * 100.0,
-                penta.counts,
+                stats_text(&penta, sprt, verdict, llr)
             );
-            if let Some(t) = sprt {
-                let (lo, hi) = t.bounds();
-                s += &format!(
-                    ", SPRT [{}, {}] {} Elo: {} LLR {llr:.2} ({lo:.2}, {hi:.2})",
-                    t.elo0,
-                    t.elo1,
-                    t.model.as_str(),
-                    verdict.as_str(),
-                );
-            }
             if flags + forfeits > 0 {
                 s += &format!(", {flags} lost on time, {forfeits} forfeited");
             }

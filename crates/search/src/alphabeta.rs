@@ -23,12 +23,11 @@
 use crate::heuristics::NO_SQUARE;
 use crate::ordering::{MovePicker, OrderingHints};
 use crate::score::INFINITY;
-use crate::threads::busy_key;
 use crate::worker::Worker;
 use othello_eval::Evaluator;
 use othello_rules::{Move, Square, movegen};
-use othello_table::Bound;
 use othello_table::Table;
+use othello_table::{Bound, BusySet};
 
 /// Mobility ordering costs a move generation per move: below this depth (children that are
 /// leaves) it is not worth it (measured, see `docs/BENCHMARKS.md`).
@@ -124,7 +123,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         // (other than the first) whose child another thread is searching waits until the
         // other moves are done.
         let busy = self.clock.busy().filter(|_| depth >= BUSY_MIN_DEPTH);
-        let key = busy.map_or(0, |_| busy_key(p, o));
+        let key = busy.map_or(0, |_| BusySet::key(p, o));
         let marked = busy.is_some_and(|b| b.enter(key));
         let check_children = busy.is_some() && depth > BUSY_MIN_DEPTH;
         // The moves put off because another thread was searching them.
@@ -142,7 +141,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
             };
             let f = movegen::flips(p, o, u32::from(sq));
             let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
-            if picked && check_children && searched > 0 && busy.is_some_and(|b| b.is_busy(busy_key(np, no))) {
+            if picked && check_children && searched > 0 && busy.is_some_and(|b| b.is_busy(BusySet::key(np, no))) {
                 deferred |= 1 << sq;
                 continue;
             }

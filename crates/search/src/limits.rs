@@ -1,7 +1,7 @@
 //! The clock that enforces [`Limits`] (the type lives in `othello-engine`).
 
 use crate::Limits;
-use crate::threads::Busy;
+use othello_table::BusySet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -18,7 +18,7 @@ pub(crate) struct Clock {
     /// all-thread count of [`Iteration::nodes`](crate::Iteration::nodes)).
     helper_nodes: AtomicU64,
     /// The nodes being searched, when several threads search (see `threads.rs`).
-    busy: Option<Busy>,
+    busy: Option<BusySet>,
 }
 
 impl Clock {
@@ -62,12 +62,12 @@ impl Clock {
 
     /// Marks the search as multi-threaded: nodes are marked busy while searched.
     pub(crate) fn enable_busy(&mut self) {
-        self.busy = Some(Busy::new());
+        self.busy = Some(BusySet::new());
     }
 
     /// The busy set of a multi-threaded search.
     #[inline]
-    pub(crate) fn busy(&self) -> Option<&Busy> {
+    pub(crate) fn busy(&self) -> Option<&BusySet> {
         self.busy.as_ref()
     }
 

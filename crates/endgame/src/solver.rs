@@ -532,10 +532,7 @@ fn root_search(ctx: &mut Ctx<'_>, p: u64, o: u64, lo: i32, hi: i32, order: &[u32
     // With threads, a move whose child another thread is in waits until the others are done.
     let mut deferred = Vec::new();
     let mut picked = order.iter().map(|&sq| (sq, true));
-    loop {
-        let Some((sq, first_pass)) = picked.next().or_else(|| deferred.pop().map(|sq| (sq, false))) else {
-            break;
-        };
+    while let Some((sq, first_pass)) = picked.next().or_else(|| deferred.pop().map(|sq| (sq, false))) {
         if ctx.should_stop() {
             return None;
         }

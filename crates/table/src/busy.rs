@@ -107,5 +107,6 @@ mod tests {
         assert!(busy.enter(other) && busy.is_busy(other) && !busy.is_busy(a));
         // Positions in other slots are independent.
         assert!(busy.enter(b) && busy.is_busy(b) && busy.is_busy(other));
+        assert_eq!(format!("{busy:?}"), "BusySet { slots: 4096 }");
     }
 }

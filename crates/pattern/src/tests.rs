@@ -45,8 +45,8 @@ fn fast_indices_match_the_reference() {
 fn bmi2_and_portable_paths_agree_with_a_plain_sum() {
     let w = random_weights(2, 13, 100);
     let fast = PatternEval::new(&w);
-    let portable = fast.clone().portable();
-    assert!(!portable.uses_bmi2());
+    let portable = fast.clone().with_extraction(Extraction::Portable).unwrap();
+    assert_eq!(portable.extraction(), Extraction::Portable);
     for pos in random_positions(3, 30) {
         let idx = feature_indices(&pos);
         let base = w.phase_of(pos.empty_count()) as usize * weights::per_phase();

@@ -39,6 +39,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod extract;
 pub mod set;
 pub mod weights;
 
@@ -60,6 +61,12 @@ pub const FEATURES: usize = 49;
 pub fn layout() -> &'static Layout {
     static LAYOUT: OnceLock<Layout> = OnceLock::new();
     LAYOUT.get_or_init(Layout::new)
+}
+
+/// The groups of set 1 read straight from the board.
+fn groups() -> &'static extract::Groups {
+    static GROUPS: OnceLock<extract::Groups> = OnceLock::new();
+    GROUPS.get_or_init(|| extract::Groups::new(layout()))
 }
 
 /// Binary digits read as ternary digits: `B2T[b] = sum of 3^k over the set bits k of b`.
@@ -101,17 +108,21 @@ pub enum Extraction {
     Portable,
     /// BMI2 `pext` (x86-64, detected at run time).
     Bmi2,
+    /// AVX-512 F/BW/VBMI byte permutations, all groups at once (x86-64, detected at run time;
+    /// AVX2 for the mobility).
+    Avx512,
 }
 
 impl Extraction {
     /// Every extraction, the portable one first.
-    pub const ALL: [Extraction; 2] = [Extraction::Portable, Extraction::Bmi2];
+    pub const ALL: [Extraction; 3] = [Extraction::Portable, Extraction::Bmi2, Extraction::Avx512];
 
     /// Its short name (benchmarks, diagnostics).
     pub fn name(self) -> &'static str {
         match self {
             Extraction::Portable => "portable",
             Extraction::Bmi2 => "bmi2",
+            Extraction::Avx512 => "avx512",
         }
     }
 
@@ -120,12 +131,15 @@ impl Extraction {
         match self {
             Extraction::Portable => true,
             Extraction::Bmi2 => has_bmi2(),
+            Extraction::Avx512 => has_avx512(),
         }
     }
 
     /// The fastest extraction this CPU supports.
     pub fn best() -> Extraction {
-        if Extraction::Bmi2.supported() {
+        if Extraction::Avx512.supported() {
+            Extraction::Avx512
+        } else if Extraction::Bmi2.supported() {
             Extraction::Bmi2
         } else {
             Extraction::Portable
@@ -140,6 +154,7 @@ pub struct PatternEval {
     /// Start of each number of empties' phase in `values`.
     phase_base: [u32; 61],
     insts: Arc<[Inst]>,
+    groups: &'static extract::Groups,
     mobility: u32,
     scale: i32,
     extraction: Extraction,
@@ -222,6 +237,7 @@ impl PatternEval {
             values: weights.values().into(),
             phase_base,
             insts: insts.into(),
+            groups: groups(),
             mobility: layout().mobility,
             scale: weights.scale() as i32,
             extraction: Extraction::best(),
@@ -264,14 +280,31 @@ impl PatternEval {
 
     fn sum_portable(&self, base: usize, player: u64, opponent: u64) -> i32 {
         let w = &self.values[base..];
-        let (ps, os) = (images(player), images(opponent));
+        let idx = self.groups.indices_portable(player, opponent);
+        self.sum_groups(w, &idx) + self.mobility_terms(w, player, opponent)
+    }
+
+    /// The phase constant plus each group's table entry.
+    #[inline(always)]
+    fn sum_groups(&self, w: &[i16], idx: &[u16]) -> i32 {
         let mut sum = i32::from(w[0]);
-        for i in self.insts.iter() {
-            let s = i.sym as usize;
-            let idx = i.offset + ternary(pext_soft(ps[s], i.mask), pext_soft(os[s], i.mask));
-            sum += i32::from(w[idx as usize]);
+        for (&off, &i) in self.groups.offset.iter().zip(&idx[..extract::GROUPS]) {
+            sum += i32::from(w[off as usize + usize::from(i)]);
         }
-        sum + self.mobility_terms(w, player, opponent)
+        sum
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx2")]
+    fn sum_avx512(&self, base: usize, player: u64, opponent: u64) -> i32 {
+        use othello_rules::movegen::x86::legal_moves_avx2;
+        let w = &self.values[base..];
+        let idx = self.groups.indices_avx512(player, opponent);
+        let (mine, theirs) = (legal_moves_avx2(player, opponent), legal_moves_avx2(opponent, player));
+        let cap = set::MOBILITY_CAP - 1;
+        let mobility = i32::from(w[(self.mobility + mine.count_ones().min(cap)) as usize])
+            + i32::from(w[(self.mobility + set::MOBILITY_CAP + theirs.count_ones().min(cap)) as usize]);
+        self.sum_groups(w, &idx) + mobility
     }
 
     #[inline(always)]
@@ -285,7 +318,8 @@ impl PatternEval {
     fn sum_bmi2(&self, base: usize, player: u64, opponent: u64) -> i32 {
         use std::arch::x86_64::_pext_u64;
         let w = &self.values[base..];
-        let (ps, os) = (images(player), images(opponent));
+        // Overlapping bitboards (never a position) read as the player, as in every extraction.
+        let (ps, os) = (images(player), images(opponent & !player));
         let mut sum = i32::from(w[0]);
         for i in self.insts.iter() {
             let s = i.sym as usize;
@@ -297,14 +331,36 @@ impl PatternEval {
 
     /// The weighted sum in weight units (before scaling), for an 8x8 position.
     fn raw(&self, pos: &Position) -> i32 {
-        let base = self.phase_base[pos.empty_count().min(60) as usize] as usize;
-        let (p, o) = (pos.player().0, pos.opponent().0);
-        #[cfg(target_arch = "x86_64")]
-        if self.extraction == Extraction::Bmi2 {
+        self.raw_of(pos.player().0, pos.opponent().0, pos.empty_count())
+    }
+
+    /// The weighted sum for these bitboards, in the phase of `empties`.
+    fn raw_of(&self, p: u64, o: u64, empties: u32) -> i32 {
+        let base = self.phase_base[empties.min(60) as usize] as usize;
+        match self.extraction {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Avx512` is chosen only when the CPU reports AVX-512 F/BW/VBMI and AVX2
+            // (`Extraction::supported`).
+            Extraction::Avx512 => unsafe { self.sum_avx512(base, p, o) },
+            #[cfg(target_arch = "x86_64")]
             // SAFETY: `Bmi2` is chosen only when the CPU reports BMI2 (`Extraction::supported`).
-            return unsafe { self.sum_bmi2(base, p, o) };
+            Extraction::Bmi2 => unsafe { self.sum_bmi2(base, p, o) },
+            _ => self.sum_portable(base, p, o),
         }
-        self.sum_portable(base, p, o)
+    }
+}
+
+fn has_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vbmi")
+            && std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 

@@ -143,3 +143,94 @@ fn embedded_default_loads_and_is_small() {
         );
     }
 }
+
+/// The evaluation as it was computed before the extractions without board transforms: the
+/// board's eight symmetry images, each group read from its image with the base pattern's mask
+/// (`feature_indices`, kept for the fit), then a plain sum of the table entries.
+fn old_evaluation(w: &Weights, pos: &Position) -> i32 {
+    let base = w.phase_of(pos.empty_count()) as usize * weights::per_phase();
+    let raw: i32 = feature_indices(pos)
+        .iter()
+        .map(|&i| i32::from(w.values()[base + i as usize]))
+        .sum();
+    let cd = (i64::from(raw) * 100 / i64::from(w.scale())) as i32;
+    cd.clamp(-6400, 6400)
+}
+
+#[test]
+fn every_extraction_matches_the_old_evaluation_and_the_reference() {
+    let l = layout();
+    let g = groups();
+    let supported: Vec<Extraction> = Extraction::ALL.into_iter().filter(|x| x.supported()).collect();
+    assert!(supported.contains(&Extraction::Portable));
+    assert_eq!(Extraction::best().supported(), true);
+    // Untied random weights too: the extractions must agree entry by entry, not only on
+    // weights that hide a swapped digit by symmetry.
+    for (seed, phases, scale) in [(11, 15, 100), (12, 61, 100), (13, 1, 37), (14, 7, 250)] {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let values = (0..phases as usize * weights::per_phase())
+            .map(|_| rng.random_range(-3000..=3000))
+            .collect();
+        let w = Weights::new(phases, scale, values).unwrap();
+        let evals: Vec<PatternEval> = supported
+            .iter()
+            .map(|&x| PatternEval::new(&w).with_extraction(x).unwrap())
+            .collect();
+        let mut seen_empties = [false; 61];
+        for pos in random_positions(seed + 100, 25) {
+            seen_empties[pos.empty_count().min(60) as usize] = true;
+            let want = old_evaluation(&w, &pos);
+            for e in &evals {
+                assert_eq!(e.evaluate(&pos), want, "{:?} {pos}", e.extraction());
+            }
+        }
+        assert!(seen_empties.iter().all(|&s| s), "every phase");
+    }
+    // The indices themselves, on random bitboards too (not only reachable positions).
+    let mut rng = SmallRng::seed_from_u64(15);
+    for n in 0..3000 {
+        let (p, o) = if n % 2 == 0 {
+            let pos = random_positions(n, 1)[rng.random_range(0..50)];
+            (pos.player().0, pos.opponent().0)
+        } else {
+            let p: u64 = rng.random();
+            (p, rng.random::<u64>() & !p)
+        };
+        let want = set::reference_indices(l, p, o);
+        let portable = g.indices_portable(p, o);
+        let got: Vec<u32> = g
+            .offset
+            .iter()
+            .zip(&portable)
+            .map(|(&off, &i)| off + u32::from(i))
+            .collect();
+        assert_eq!(got, want[1..=extract::GROUPS], "portable {p:#x} {o:#x}");
+        #[cfg(target_arch = "x86_64")]
+        if Extraction::Avx512.supported() {
+            // SAFETY: the CPU has AVX-512 F/BW/VBMI (checked just above).
+            let simd = unsafe { g.indices_avx512(p, o) };
+            assert_eq!(simd[..extract::GROUPS], portable, "avx512 {p:#x} {o:#x}");
+            assert!(simd[extract::GROUPS..].iter().all(|&i| i == 0));
+        }
+    }
+}
+
+#[test]
+fn overlapping_bitboards_read_as_the_player() {
+    // Not a position (the rules never make one), but the extraction must stay in its tables:
+    // a square in both bitboards counts as the side to move's.
+    let g = groups();
+    let (p, o) = (0x00FF_00FF_00FF_00FFu64, u64::MAX);
+    assert_eq!(g.indices_portable(p, o), g.indices_portable(p, o & !p));
+    #[cfg(target_arch = "x86_64")]
+    if Extraction::Avx512.supported() {
+        // SAFETY: the CPU has AVX-512 F/BW/VBMI.
+        let simd = unsafe { g.indices_avx512(p, o) };
+        assert_eq!(simd[..extract::GROUPS], g.indices_portable(p, o));
+    }
+    let eval = PatternEval::new(&random_weights(16, 3, 100));
+    for x in Extraction::ALL.into_iter().filter(|x| x.supported()) {
+        let e = eval.clone().with_extraction(x).unwrap();
+        assert_eq!(e.raw_of(p, o, 20), e.raw_of(p, o & !p, 20), "{x:?}");
+    }
+}

@@ -163,7 +163,7 @@ fn every_extraction_matches_the_old_evaluation_and_the_reference() {
     let g = groups();
     let supported: Vec<Extraction> = Extraction::ALL.into_iter().filter(|x| x.supported()).collect();
     assert!(supported.contains(&Extraction::Portable));
-    assert_eq!(Extraction::best().supported(), true);
+    assert!(Extraction::best().supported());
     // Untied random weights too: the extractions must agree entry by entry, not only on
     // weights that hide a swapped digit by symmetry.
     for (seed, phases, scale) in [(11, 15, 100), (12, 61, 100), (13, 1, 37), (14, 7, 250)] {

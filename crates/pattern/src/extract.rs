@@ -35,6 +35,10 @@ pub(crate) struct Groups {
     pub perm: [[[u8; 64]; PAIRS]; 2],
     /// The bytes of `perm` that name a square (the others are zeroed).
     pub perm_mask: [[u64; PAIRS]; 2],
+    /// `offset` in 16-lane blocks (lanes 46 and 47 are 0), for the AVX-512 gathers.
+    pub offset16: [[u32; 16]; 3],
+    /// The largest index a group can have (the last entry of the last group's table).
+    pub last: u32,
 }
 
 impl Groups {
@@ -69,11 +73,27 @@ impl Groups {
                 }
             }
         }
+        let mut offset16 = [[0u32; 16]; 3];
+        for (g, &o) in offset.iter().enumerate() {
+            offset16[g / 16][g % 16] = o;
+        }
         Groups {
             squares,
             offset,
             perm,
             perm_mask,
+            offset16,
+            last: offset
+                .iter()
+                .zip(&squares)
+                .map(|(&o, sq)| {
+                    o + (0..MAX_LEN)
+                        .filter(|&k| sq[k] != NONE)
+                        .map(|k| 2 * crate::set::pow3(k as u32))
+                        .sum::<u32>()
+                })
+                .max()
+                .expect("46 groups"),
         }
     }
 
@@ -98,11 +118,67 @@ impl Groups {
 
     /// The groups' indices with AVX-512 (F, BW, VBMI); the same as
     /// [`Groups::indices_portable`] (lanes 46-63 are 0). Callers outside a function with these
-    /// target features must have checked that the CPU has them.
-    #[cfg(target_arch = "x86_64")]
+    /// target features must have checked that the CPU has them. (The evaluation uses
+    /// [`Groups::sum_avx512`]; the tests compare these indices with the portable ones.)
+    #[cfg(all(target_arch = "x86_64", test))]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     #[inline]
     pub fn indices_avx512(&self, player: u64, opponent: u64) -> [u16; 64] {
+        use std::arch::x86_64::*;
+        let [a, b] = self.index_vectors(player, opponent);
+        let mut out = [0u16; 64];
+        // SAFETY: each writes 64 bytes into `out`, in bounds.
+        unsafe {
+            _mm512_storeu_si512(out.as_mut_ptr().cast(), a);
+            _mm512_storeu_si512(out[32..].as_mut_ptr().cast(), b);
+        }
+        out
+    }
+
+    /// The sum of the 46 groups' table entries in `w` (one phase's weights, then anything),
+    /// with AVX-512: the indices as in [`Groups::indices_avx512`], plus each table's offset,
+    /// then three 16-lane gathers. Callers outside a function with these target features must
+    /// have checked that the CPU has them.
+    ///
+    /// # Panics
+    /// If `w` is shorter than a phase's tables (the mobility tables need not be there).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    pub fn sum_avx512(&self, w: &[i16], player: u64, opponent: u64) -> i32 {
+        use std::arch::x86_64::*;
+        // Every index read is at most `last` (the largest a group can have), and the gather
+        // reads 4 bytes from there: in bounds.
+        let last = self.last as usize;
+        assert!(w.len() > last + 1, "a phase's tables");
+        let [a, b] = self.index_vectors(player, opponent);
+        let words = [
+            _mm512_castsi512_si256(a),
+            _mm512_extracti64x4_epi64::<1>(a),
+            _mm512_castsi512_si256(b),
+        ];
+        let limit = _mm512_set1_epi32(last as i32);
+        let mut total = _mm512_setzero_si512();
+        for (block, (half, off)) in words.into_iter().zip(&self.offset16).enumerate() {
+            // SAFETY: reads the 64 bytes of one `[u32; 16]`.
+            let off = unsafe { _mm512_loadu_si512(off.as_ptr().cast()) };
+            // Clamped to `last` so that the gather stays in `w` whatever the lanes hold.
+            let idx = _mm512_min_epu32(_mm512_add_epi32(_mm512_cvtepu16_epi32(half), off), limit);
+            let mask: __mmask16 = if block == 2 { (1 << (GROUPS - 32)) - 1 } else { 0xFFFF };
+            // SAFETY: each active lane reads the 4 bytes at `w[idx..idx + 2]`, `idx <= last`
+            // and `last + 1 < w.len()` (asserted above).
+            let got = unsafe { _mm512_mask_i32gather_epi32::<2>(_mm512_setzero_si512(), mask, idx, w.as_ptr().cast()) };
+            // The low 16 bits of each lane, sign-extended (`lo * 1 + hi * 0`).
+            total = _mm512_add_epi32(total, _mm512_madd_epi16(got, _mm512_set1_epi32(1)));
+        }
+        _mm512_reduce_add_epi32(total)
+    }
+
+    /// The indices of groups 0-31 and 32-45 in 16-bit lanes.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    fn index_vectors(&self, player: u64, opponent: u64) -> [std::arch::x86_64::__m512i; 2] {
         use std::arch::x86_64::*;
         let cells = _mm512_mask_mov_epi8(
             _mm512_maskz_mov_epi8(player, _mm512_set1_epi8(1)),
@@ -111,8 +187,8 @@ impl Groups {
         );
         // Low byte times 1, high byte times 3, summed: `d_2m + 3 d_2m+1` per 16-bit lane.
         let coef = _mm512_set1_epi16(0x0301);
-        let mut out = [0u16; 64];
-        for h in 0..2 {
+        let mut out = [_mm512_setzero_si512(); 2];
+        for (h, out) in out.iter_mut().enumerate() {
             let mut acc = _mm512_setzero_si512();
             for m in (0..PAIRS).rev() {
                 // SAFETY: reads the 64 bytes of one `[u8; 64]`.
@@ -121,8 +197,7 @@ impl Groups {
                 let pair = _mm512_maddubs_epi16(digits, coef);
                 acc = _mm512_add_epi16(_mm512_add_epi16(_mm512_slli_epi16::<3>(acc), acc), pair);
             }
-            // SAFETY: writes 64 bytes into `out[32 h..32 h + 32]`, in bounds.
-            unsafe { _mm512_storeu_si512(out[32 * h..].as_mut_ptr().cast(), acc) };
+            *out = acc;
         }
         out
     }

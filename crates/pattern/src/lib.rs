@@ -299,12 +299,12 @@ impl PatternEval {
     fn sum_avx512(&self, base: usize, player: u64, opponent: u64) -> i32 {
         use othello_rules::movegen::x86::legal_moves_avx2;
         let w = &self.values[base..];
-        let idx = self.groups.indices_avx512(player, opponent);
+        let groups = self.groups.sum_avx512(w, player, opponent);
         let (mine, theirs) = (legal_moves_avx2(player, opponent), legal_moves_avx2(opponent, player));
         let cap = set::MOBILITY_CAP - 1;
         let mobility = i32::from(w[(self.mobility + mine.count_ones().min(cap)) as usize])
             + i32::from(w[(self.mobility + set::MOBILITY_CAP + theirs.count_ones().min(cap)) as usize]);
-        self.sum_groups(w, &idx) + mobility
+        i32::from(w[0]) + groups + mobility
     }
 
     #[inline(always)]

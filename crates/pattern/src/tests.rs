@@ -234,3 +234,91 @@ fn overlapping_bitboards_read_as_the_player() {
         assert_eq!(e.raw_of(p, o, 20), e.raw_of(p, o & !p, 20), "{x:?}");
     }
 }
+
+#[test]
+fn from_path_loads_the_file_it_is_given() {
+    let w = random_weights(17, 4, 100);
+    let path = std::env::temp_dir().join(format!("pattern-eval-{}.bin", std::process::id()));
+    w.write(&path).unwrap();
+    let loaded = PatternEval::from_path(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let direct = PatternEval::new(&w);
+    let default = PatternEval::default();
+    let positions = random_positions(18, 3);
+    assert!(positions.iter().any(|p| direct.evaluate(p) != default.evaluate(p)));
+    for pos in &positions {
+        assert_eq!(loaded.evaluate(pos), direct.evaluate(pos), "{pos}");
+    }
+    assert!(matches!(PatternEval::from_path(&path), Err(WeightsError::Io { .. })));
+}
+
+#[test]
+fn groups_cover_their_tables_exactly() {
+    let l = layout();
+    let g = groups();
+    // The largest index any group can have is the last entry before the mobility tables.
+    assert_eq!(g.last, l.mobility - 1);
+    // Each group's squares are distinct and as many as its pattern's; the all-opponent board
+    // gives each group its table's last entry.
+    for (k, (sq, inst)) in g.squares.iter().zip(&l.instances).enumerate() {
+        let n = PATTERNS[inst.pattern as usize].mask.count_ones() as usize;
+        assert!(sq[..n].iter().all(|&s| s < 64));
+        assert!(sq[n..].iter().all(|&s| s == 64));
+        let mut seen = sq[..n].to_vec();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), n, "group {k}");
+        assert_eq!(g.offset[k], inst.offset);
+        assert_eq!(u32::from(g.indices_portable(0, u64::MAX)[k]), set::pow3(n as u32) - 1);
+        assert_eq!(
+            u32::from(g.indices_portable(u64::MAX, 0)[k]),
+            (set::pow3(n as u32) - 1) / 2
+        );
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn avx512_sum_needs_the_whole_phase() {
+    if !Extraction::Avx512.supported() {
+        return;
+    }
+    let g = groups();
+    let last = g.last as usize;
+    let w: Vec<i16> = (0..last + 2).map(|i| (i % 7) as i16 - 3).collect();
+    let want: i32 = g
+        .offset
+        .iter()
+        .zip(g.indices_portable(0, u64::MAX))
+        .map(|(&o, i)| i32::from(w[o as usize + usize::from(i)]))
+        .sum();
+    // SAFETY: the CPU has AVX-512 F/BW/VBMI (checked above).
+    assert_eq!(unsafe { g.sum_avx512(&w, 0, u64::MAX) }, want);
+    // One entry short: the gather of the last entry would read past the slice, so it panics.
+    let short = &w[..last + 1];
+    // SAFETY: as above.
+    let r = std::panic::catch_unwind(|| unsafe { g.sum_avx512(short, 0, u64::MAX) });
+    assert!(r.is_err());
+}
+
+#[test]
+fn mobility_above_the_cap_counts_as_the_last_entry() {
+    // A constructed board (not reachable, but a valid disc placement) where the side to move
+    // has 34 moves: more than `MOBILITY_CAP - 1`.
+    let (p, o) = (0x6024_3112_01e1_2000u64, 0x0053_0220_9212_5300u64);
+    assert_eq!(othello_rules::movegen::legal_moves(p, o).count_ones(), 34);
+    let w = random_weights(19, 2, 100);
+    let l = layout();
+    for (a, b) in [(p, o), (o, p)] {
+        let pos = Position::from_raw_unchecked(a, b, Color::Black, BoardSize::Eight);
+        let idx = set::reference_indices(l, a, b);
+        assert!(
+            idx.contains(&(l.mobility + set::MOBILITY_CAP - 1))
+                || idx.contains(&(l.mobility + 2 * set::MOBILITY_CAP - 1))
+        );
+        for x in Extraction::ALL.into_iter().filter(|x| x.supported()) {
+            let e = PatternEval::new(&w).with_extraction(x).unwrap();
+            assert_eq!(e.evaluate(&pos), old_evaluation(&w, &pos), "{x:?}");
+        }
+    }
+}

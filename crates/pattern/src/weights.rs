@@ -309,6 +309,8 @@ mod tests {
         };
         let e = |b: &[u8]| Weights::from_bytes(b).unwrap_err();
         assert!(matches!(e(&good[..39]), WeightsError::TooShort { len: 39 }));
+        // The header alone is long enough to be read: its count then disagrees with no weights.
+        assert!(matches!(e(&good[..HEADER_LEN]), WeightsError::Size { found: 0, .. }));
         assert!(matches!(e(&set(0, b"X")), WeightsError::BadMagic { .. }));
         assert!(matches!(
             e(&set(8, &2u32.to_le_bytes())),
@@ -361,6 +363,10 @@ mod tests {
         ));
         assert!(matches!(Weights::zero(0, 100), Err(WeightsError::Phases { .. })));
         assert!(matches!(Weights::zero(1, 0), Err(WeightsError::Scale { .. })));
+        let w = Weights::zero(7, 250).unwrap();
+        assert_eq!((w.phases(), w.scale()), (7, 250));
+        let back = Weights::from_bytes(&w.to_bytes()).unwrap();
+        assert_eq!((back.phases(), back.scale()), (7, 250));
         let w = Weights::zero(61, 1).unwrap();
         assert!((0..=60).all(|e| w.phase_of(e) == e));
         assert_eq!(w.phase_of(64), 60);

@@ -565,22 +565,33 @@ macro_rules! search_impl {
                         n += 1;
                     }
                 }
-                shallow_list(c, p, o, alpha, beta, empties, list)
+                shallow_list(c, p, o, alpha, beta, empties, list, lay.parity(e))
             }
 
             /// [`shallow`] with the empty squares in static order, one per byte of `list`
-            /// (`empties` of them, at most 8): moves in odd quadrants first, then the others,
-            /// each group in the list's order.
+            /// (`empties` of them, at most 8) and `parity` the quadrants with an odd number of
+            /// them ([`Layout::parity`]): moves in odd quadrants first, then the others, each
+            /// group in the list's order. No move generation: each empty square is tried
+            /// directly (as Edax's `search_shallow`), the opponent's moves only when there was
+            /// none.
+            #[allow(clippy::too_many_arguments, reason = "the search state is passed unpacked")]
             $(#[$attr])*
-            fn shallow_list(c: &mut Ctx<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32, list: u64) -> i32 {
+            fn shallow_list(
+                c: &mut Ctx<'_>,
+                p: u64,
+                o: u64,
+                mut alpha: i32,
+                beta: i32,
+                empties: u32,
+                list: u64,
+                parity: u32,
+            ) -> i32 {
                 let lay = c.layout;
+                let odd = if c.tech.parity { parity } else { 0xf };
                 if empties <= 4 && c.tech.last_four {
                     return match empties {
-                        4 => solve4(c, p, o, alpha, beta),
-                        3 => {
-                            let x = order_empties::<3>(lay, lay.mask & !(p | o), c.tech.parity);
-                            solve3(c, p, o, alpha, beta, x, true)
-                        }
+                        4 => solve4(c, p, o, alpha, beta, by_parity::<4>(lay, list, odd)),
+                        3 => solve3(c, p, o, alpha, beta, by_parity::<3>(lay, list, odd), true),
                         2 => {
                             let e = lay.mask & !(p | o);
                             let x1 = e.trailing_zeros();
@@ -603,29 +614,32 @@ macro_rules! search_impl {
                         return bound;
                     }
                 }
-                let moves = $moves(p, o) & lay.mask;
-                if moves == 0 {
-                    if $moves(o, p) & lay.mask == 0 {
-                        return final_score(p, o, lay.squares);
-                    }
-                    return -shallow_list(c, o, p, -beta, -alpha, empties, list);
-                }
-                let odd = if c.tech.parity { lay.odd_quadrants(lay.mask & !(p | o)) } else { u64::MAX };
                 let mut best = -INF;
-                for part in [moves & odd, moves & !odd] {
-                    if part == 0 {
-                        continue;
-                    }
+                for want in [true, false] {
                     for i in 0..empties {
                         let sq = (list >> (8 * i)) as u32 & 63;
-                        if part >> sq & 1 == 0 {
+                        let bit = lay.quadrant_bit[sq as usize] as u32;
+                        // No opponent disc next to the square: nothing to flip.
+                        if (odd & bit != 0) != want || NEIGHBOUR[sq as usize] & o == 0 {
                             continue;
                         }
                         let f = $flips(p, o, sq);
+                        if f == 0 {
+                            continue;
+                        }
                         // The list without byte i.
                         let low = (1u64 << (8 * i)) - 1;
                         let rest = (list & low) | ((list >> 8) & !low);
-                        let v = -shallow_list(c, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, empties - 1, rest);
+                        let v = -shallow_list(
+                            c,
+                            o ^ f,
+                            p ^ f ^ (1 << sq),
+                            -beta,
+                            -alpha,
+                            empties - 1,
+                            rest,
+                            parity ^ bit,
+                        );
                         if v > best {
                             best = v;
                             if v >= beta {
@@ -637,12 +651,18 @@ macro_rules! search_impl {
                         }
                     }
                 }
+                if best == -INF {
+                    if $moves(o, p) & lay.mask == 0 {
+                        return final_score(p, o, lay.squares);
+                    }
+                    return -shallow_list(c, o, p, -beta, -alpha, empties, list, parity);
+                }
                 best
             }
 
-            /// Four empty squares: tried in parity order (odd quadrants first).
+            /// Four empty squares, `x` in parity order (odd quadrants first).
             $(#[$attr])*
-            fn solve4(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+            fn solve4(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32, x: [u32; 4]) -> i32 {
                 let lay = c.layout;
                 if c.tech.stability && alpha >= stability_threshold(4, lay.squares) {
                     let bound = lay.squares - 2 * stable_discs(o, p, lay).count_ones() as i32;
@@ -651,7 +671,6 @@ macro_rules! search_impl {
                         return bound;
                     }
                 }
-                let x = order_empties::<4>(lay, lay.mask & !(p | o), c.tech.parity);
                 solve4_with(c, p, o, alpha, beta, x, true)
             }
 
@@ -762,19 +781,17 @@ macro_rules! search_impl {
     };
 }
 
-/// The `N` empty squares of `empties`, those in odd quadrants first (when `parity`), each group
-/// in static square order.
+/// The first `N` squares of `list` (one per byte, static order), those in the quadrants of
+/// `odd` ([`Layout::parity`] bits) first, each group in the list's order.
 #[inline(always)]
-fn order_empties<const N: usize>(lay: &Layout, empties: u64, parity: bool) -> [u32; N] {
-    let odd = if parity { lay.odd_quadrants(empties) } else { u64::MAX };
+fn by_parity<const N: usize>(lay: &Layout, list: u64, odd: u32) -> [u32; N] {
     let mut out = [0u32; N];
     let mut n = 0;
-    for part in [empties & odd, empties & !odd] {
-        for &class in lay.classes() {
-            let mut m = part & class;
-            while m != 0 && n < N {
-                out[n] = m.trailing_zeros();
-                m &= m - 1;
+    for want in [true, false] {
+        for i in 0..N {
+            let sq = (list >> (8 * i)) as u32 & 63;
+            if (odd & lay.quadrant_bit[sq as usize] as u32 != 0) == want {
+                out[n] = sq;
                 n += 1;
             }
         }

@@ -8,8 +8,9 @@
 //! (one per thread and per solve) has its own cache, allocated (1.5 MiB) at its first store, so
 //! the helper threads of a solve do not share these shallow results.
 
-/// Most empty squares of a position kept here (more go to the shared table).
-pub(crate) const CACHE_MAX: u32 = 12;
+/// Most empty squares of a position kept here (more go to the shared table). 10 measured
+/// fewer nodes than 12 for the same time (docs/BENCHMARKS.md, 2026-11-30).
+pub(crate) const CACHE_MAX: u32 = 10;
 
 /// log2 of the number of entries (24 bytes each).
 const BITS: u32 = 16;

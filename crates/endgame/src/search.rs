@@ -30,8 +30,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// A value beyond every score (scores lie in `-64..=64`).
 pub(crate) const INF: i32 = 127;
 
-/// Most empty squares searched without the table and without sorting moves.
-pub(crate) const SHALLOW_MAX: u32 = 7;
+/// Most empty squares searched without the table and without sorting moves (7 in Edax; 6
+/// measured faster here, with fewer nodes: docs/BENCHMARKS.md).
+pub(crate) const SHALLOW_MAX: u32 = 6;
 
 /// Fewest empty squares at which the transposition table is probed and written.
 pub(crate) const TABLE_MIN: u32 = 8;
@@ -82,6 +83,40 @@ fn eval_leaf(p: u64, o: u64, pm: u64, om: u64, lay: &Layout) -> i32 {
     let empty = lay.mask & !(p | o);
     let pot = (neighbours(o) & empty).count_ones() as i32 - (neighbours(p) & empty).count_ones() as i32;
     4 * mob + 12 * corners + pot
+}
+
+/// The leaves of the ordering search (`order_ab`): the built-in mobility evaluation or the
+/// caller's.
+trait OrderLeaf {
+    /// The value of one disc of a final score.
+    const DISC: i32;
+    /// Whether [`OrderLeaf::leaf`] reads the opponent's moves (otherwise it gets 0 for them,
+    /// except when the side to move has no move).
+    const OPPONENT_MOVES: bool;
+    /// The value of `(p, o)` for `p`, whose moves are `pm` and the opponent's `om`.
+    fn leaf(&self, lay: &Layout, p: u64, o: u64, pm: u64, om: u64) -> i32;
+}
+
+/// The built-in ordering evaluation ([`eval_leaf`]).
+struct Mobility;
+
+impl OrderLeaf for Mobility {
+    const DISC: i32 = EVAL_DISC;
+    const OPPONENT_MOVES: bool = true;
+    #[inline(always)]
+    fn leaf(&self, lay: &Layout, p: u64, o: u64, pm: u64, om: u64) -> i32 {
+        eval_leaf(p, o, pm, om, lay)
+    }
+}
+
+/// The caller's evaluation, in centi-discs (a disc of final score is 100).
+impl OrderLeaf for OrderingEval {
+    const DISC: i32 = 100;
+    const OPPONENT_MOVES: bool = false;
+    #[inline(always)]
+    fn leaf(&self, lay: &Layout, p: u64, o: u64, _: u64, _: u64) -> i32 {
+        self.evaluate(&Position::from_raw_unchecked(p, o, Color::Black, lay.size))
+    }
 }
 
 /// Which techniques are on (all by default); switching one off measures what it brings.
@@ -219,13 +254,23 @@ fn final_score(p: u64, o: u64, squares: i32) -> i32 {
     othello_rules::final_score(p.count_ones(), o.count_ones(), squares as u32)
 }
 
-/// The score with `sq` the only empty square of the board `mask`, `p` to move.
+/// The score with `sq` the only empty square of the board `mask`, `p` to move, fail-soft
+/// against `alpha`: when `p` cannot play there, the opponent's flips are only counted if the
+/// best `p` could still get (the game ending at once) is above `alpha` (Edax's lazy last
+/// count); otherwise that bound is returned (the true score is at most it).
 #[inline(always)]
-fn last1(p: u64, sq: u32, mask: u64, squares: i32) -> i32 {
+fn last1(p: u64, sq: u32, mask: u64, squares: i32, alpha: i32) -> i32 {
     let pc = p.count_ones() as i32;
     let n = count_last_flip(p, sq) as i32;
     if n > 0 {
         return 2 * (pc + n + 1) - squares;
+    }
+    // Nobody can play: the game ends with one empty square, which goes to the winner (the
+    // disc difference is odd, so there is one). An opponent move only lowers the score.
+    let diff = 2 * pc - (squares - 1);
+    let ended = if diff > 0 { diff + 1 } else { diff - 1 };
+    if ended <= alpha {
+        return ended;
     }
     // The opponent's discs are every square but `p` and `sq`: count its flips from `p`'s side.
     let o = mask & !p & !(1u64 << sq);
@@ -233,10 +278,7 @@ fn last1(p: u64, sq: u32, mask: u64, squares: i32) -> i32 {
     if m > 0 {
         return 2 * (pc - m) - squares;
     }
-    // Nobody can play: the game ends with one empty square, which goes to the winner (the
-    // disc difference is odd, so there is one).
-    let diff = 2 * pc - (squares - 1);
-    if diff > 0 { diff + 1 } else { diff - 1 }
+    ended
 }
 
 /// One move of a sorted move list.
@@ -386,7 +428,7 @@ macro_rules! search_impl {
                     for m in list.iter_mut() {
                         if m.sq != tt_sq {
                             let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
-                            let v = -eval_pattern_ab(lay, ev.eval, np, no, -EVAL_INF, EVAL_INF, depth, &mut c.nodes);
+                            let v = -order_ab(lay, ev.eval, np, no, -EVAL_INF, EVAL_INF, depth, &mut c.nodes);
                             m.score = m.score.saturating_add(v.saturating_mul(ev.weight));
                         }
                     }
@@ -402,7 +444,7 @@ macro_rules! search_impl {
                     for m in list.iter_mut() {
                         if m.sq != tt_sq {
                             let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
-                            let v = -eval_ab(lay, np, no, -EVAL_INF, EVAL_INF, depth, &mut c.nodes);
+                            let v = -order_ab(lay, &Mobility, np, no, -EVAL_INF, EVAL_INF, depth, &mut c.nodes);
                             m.score += v << SORT_SHIFT;
                         }
                     }
@@ -462,51 +504,14 @@ macro_rules! search_impl {
                 best
             }
 
-            /// A shallow fail-soft alpha-beta with the ordering evaluation at the leaves. Its
-            /// nodes count in `nodes` like every other node of the solve.
-            $(#[$attr])*
-            fn eval_ab(lay: &Layout, p: u64, o: u64, mut alpha: i32, beta: i32, depth: u32, nodes: &mut u64) -> i32 {
-                *nodes += 1;
-                let pm = $moves(p, o) & lay.mask;
-                if depth == 0 || pm == 0 {
-                    let om = $moves(o, p) & lay.mask;
-                    if pm == 0 {
-                        if om == 0 {
-                            return final_score(p, o, lay.squares) * EVAL_DISC;
-                        }
-                        if depth > 0 {
-                            return -eval_ab(lay, o, p, -beta, -alpha, depth, nodes);
-                        }
-                    }
-                    return eval_leaf(p, o, pm, om, lay);
-                }
-                let mut best = -EVAL_INF;
-                let mut m = pm;
-                while m != 0 {
-                    let sq = m.trailing_zeros();
-                    m &= m - 1;
-                    let f = $flips(p, o, sq);
-                    let v = -eval_ab(lay, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, depth - 1, nodes);
-                    if v > best {
-                        best = v;
-                        if v >= beta {
-                            break;
-                        }
-                        if v > alpha {
-                            alpha = v;
-                        }
-                    }
-                }
-                best
-            }
-
-            /// [`eval_ab`] with the caller's evaluation at the leaves (centi-discs; a finished
-            /// game scores 100 per disc). Its nodes count in `nodes`.
+            /// A shallow fail-soft alpha-beta with an ordering evaluation at the leaves
+            /// ([`Mobility`] or the caller's [`OrderingEval`]). Its nodes count in `nodes`
+            /// like every other node of the solve.
             #[allow(clippy::too_many_arguments, reason = "the search state is passed unpacked")]
             $(#[$attr])*
-            fn eval_pattern_ab(
+            fn order_ab<L: OrderLeaf>(
                 lay: &Layout,
-                ev: &OrderingEval,
+                leaf: &L,
                 p: u64,
                 o: u64,
                 mut alpha: i32,
@@ -517,15 +522,18 @@ macro_rules! search_impl {
                 *nodes += 1;
                 let pm = $moves(p, o) & lay.mask;
                 if pm == 0 {
-                    if $moves(o, p) & lay.mask == 0 {
-                        return final_score(p, o, lay.squares) * 100;
+                    let om = $moves(o, p) & lay.mask;
+                    if om == 0 {
+                        return final_score(p, o, lay.squares) * L::DISC;
                     }
                     if depth > 0 {
-                        return -eval_pattern_ab(lay, ev, o, p, -beta, -alpha, depth, nodes);
+                        return -order_ab(lay, leaf, o, p, -beta, -alpha, depth, nodes);
                     }
+                    return leaf.leaf(lay, p, o, pm, om);
                 }
                 if depth == 0 {
-                    return ev.evaluate(&Position::from_raw_unchecked(p, o, Color::Black, lay.size));
+                    let om = if L::OPPONENT_MOVES { $moves(o, p) & lay.mask } else { 0 };
+                    return leaf.leaf(lay, p, o, pm, om);
                 }
                 let mut best = -EVAL_INF;
                 let mut m = pm;
@@ -533,7 +541,7 @@ macro_rules! search_impl {
                     let sq = m.trailing_zeros();
                     m &= m - 1;
                     let f = $flips(p, o, sq);
-                    let v = -eval_pattern_ab(lay, ev, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, depth - 1, nodes);
+                    let v = -order_ab(lay, leaf, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, depth - 1, nodes);
                     if v > best {
                         best = v;
                         if v >= beta {
@@ -599,7 +607,7 @@ macro_rules! search_impl {
                         }
                         1 => {
                             c.nodes += 1;
-                            last1(p, (lay.mask & !(p | o)).trailing_zeros(), lay.mask, lay.squares)
+                            last1(p, (lay.mask & !(p | o)).trailing_zeros(), lay.mask, lay.squares, alpha)
                         }
                         _ => {
                             c.nodes += 1;
@@ -755,7 +763,7 @@ macro_rules! search_impl {
                 let f = if NEIGHBOUR[x1 as usize] & o != 0 { $flips(p, o, x1) } else { 0 };
                 if f != 0 {
                     c.nodes += 1;
-                    best = -last1(o ^ f, x2, mask, squares);
+                    best = -last1(o ^ f, x2, mask, squares, -beta);
                     if best >= beta {
                         return best;
                     }
@@ -763,7 +771,7 @@ macro_rules! search_impl {
                 let f = if NEIGHBOUR[x2 as usize] & o != 0 { $flips(p, o, x2) } else { 0 };
                 if f != 0 {
                     c.nodes += 1;
-                    let v = -last1(o ^ f, x1, mask, squares);
+                    let v = -last1(o ^ f, x1, mask, squares, -beta);
                     if v > best {
                         best = v;
                     }
@@ -890,7 +898,15 @@ mod tests {
             let o = lay.mask & !p & !(1 << sq);
             let pos = Position::from_raw_unchecked(p, o, othello_rules::Color::Black, size);
             let want = negamax(&pos);
-            assert_eq!(last1(p, sq, lay.mask, lay.squares), want, "{pos}");
+            assert_eq!(last1(p, sq, lay.mask, lay.squares, -INF), want, "{pos}");
+            // Fail-soft against any alpha: exact above it, an upper bound at or below it.
+            let alpha = rng.random_range(-lay.squares..=lay.squares);
+            let v = last1(p, sq, lay.mask, lay.squares, alpha);
+            if want > alpha {
+                assert_eq!(v, want, "{pos} alpha {alpha}");
+            } else {
+                assert!(want <= v && v <= alpha, "{pos} alpha {alpha}: {v} for {want}");
+            }
         }
     }
 

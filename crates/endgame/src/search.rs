@@ -8,8 +8,9 @@
 //!   mobility; then parity and square quality), plus from [`SORT_MIN`] empties the value of a
 //!   1-ply (2 from [`SORT_DEEPER`], 3 from [`SORT_DEEPEST`]) search with a mobility/corner
 //!   evaluation; PVS when the window is open;
-//! - `5 <= e <= SHALLOW_MAX` (`shallow`): no table and no sorting: moves in odd quadrants
-//!   first (parity), then by static square quality, with the stability cut-off;
+//! - `5 <= e <= SHALLOW_MAX` (`shallow`): no table, no sorting and no move generation: the
+//!   empty squares tried in odd quadrants first (parity), then by static square quality, with
+//!   the stability cut-off;
 //! - `e <= 4`: `solve4`..`solve2` try the empty squares directly (no move generation), in
 //!   parity order, and `last1` scores the last square from a flip count alone.
 //!

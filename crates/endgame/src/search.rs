@@ -912,6 +912,56 @@ mod tests {
     }
 
     #[test]
+    fn by_parity_puts_odd_quadrants_first_in_static_order() {
+        let mut rng = SmallRng::seed_from_u64(23);
+        for i in 0..3000 {
+            let size = [BoardSize::Eight, BoardSize::Six, BoardSize::Four][i % 3];
+            let lay = Layout::of(size);
+            let mut empties = 0u64;
+            while empties.count_ones() < 4 {
+                empties |= 1 << rng.random_range(0..64) & lay.mask;
+            }
+            // The list `shallow` builds: static order, class then index.
+            let mut order = Vec::new();
+            for &class in lay.classes() {
+                order.extend((0..64).filter(|&sq| (empties & class) >> sq & 1 != 0));
+            }
+            let list = order
+                .iter()
+                .enumerate()
+                .fold(0u64, |l, (k, &sq)| l | (sq as u64) << (8 * k));
+            let odd = lay.odd_quadrants(empties);
+            let want: Vec<u32> = order
+                .iter()
+                .filter(|&&sq| odd >> sq & 1 != 0)
+                .chain(order.iter().filter(|&&sq| odd >> sq & 1 == 0))
+                .copied()
+                .collect();
+            assert_eq!(
+                by_parity::<4>(lay, list, lay.parity(empties)).to_vec(),
+                want,
+                "{size} {empties:#x}"
+            );
+            // Three squares: the first three of the list.
+            let e3 = empties & !(1u64 << order[3]);
+            let odd3 = lay.odd_quadrants(e3);
+            let want3: Vec<u32> = order[..3]
+                .iter()
+                .filter(|&&sq| odd3 >> sq & 1 != 0)
+                .chain(order[..3].iter().filter(|&&sq| odd3 >> sq & 1 == 0))
+                .copied()
+                .collect();
+            assert_eq!(
+                by_parity::<3>(lay, list, lay.parity(e3)).to_vec(),
+                want3,
+                "{size} {e3:#x}"
+            );
+            // Parity off: the list's order.
+            assert_eq!(by_parity::<4>(lay, list, 0xf).to_vec(), order, "{size}");
+        }
+    }
+
+    #[test]
     fn portable_and_fast_instantiations_agree() {
         let tt = TranspositionTable::new(4);
         let never = AtomicBool::new(false);

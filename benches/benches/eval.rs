@@ -12,36 +12,18 @@
 
 use criterion::measurement::{Measurement, WallTime};
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
-use othello_benches::{Rate, ThreadCpu, thread_cpu_ns};
+use othello_benches::{ThreadCpu, bench_scores, cpu_criterion, spread_positions, thread_cpu_ns};
 use othello_eval::{
     Corners, Discs, Evaluator, Feature, Mobility, Parity, PotentialMobility, Stability, WeightedEval, XcSquares,
 };
 use othello_rules::Position;
-use othello_rules::hash::mix64;
-use std::hint::black_box;
-use std::time::Duration;
 
 const N: usize = 1024;
 
-/// 1024 positions from random play driven by a counter-based generator (no dependence on a
-/// random-number crate's algorithm), plies 0..=59 spread evenly; finished games are kept.
+/// 1024 positions from random play (the shared harness's spread set): plies 0..=59 spread
+/// evenly; finished games are kept.
 fn positions() -> Vec<Position> {
-    let mut out = Vec::with_capacity(N);
-    let mut k = 0u64;
-    while out.len() < N {
-        let plies = out.len() % 60;
-        let mut pos = Position::start();
-        for _ in 0..plies {
-            let moves = pos.moves();
-            if moves.is_empty() {
-                break;
-            }
-            k += 1;
-            pos = pos.play_unchecked(moves[(mix64(k) % moves.len() as u64) as usize]);
-        }
-        out.push(pos);
-    }
-    out
+    spread_positions(N)
 }
 
 /// Sums of each feature over the positions (in `Feature::ALL` order), then of the default
@@ -55,12 +37,7 @@ fn all_features() -> WeightedEval {
 }
 
 fn run<E: Evaluator, M: Measurement>(g: &mut BenchmarkGroup<'_, M>, name: &str, e: E, ps: &[Position], want: i64) {
-    g.bench_function(name, |b| {
-        b.iter(|| {
-            let s: i64 = ps.iter().map(|p| e.evaluate(black_box(p)) as i64).sum();
-            assert_eq!(s, want, "{name}");
-        })
-    });
+    bench_scores(g, name, ps, want, |p| e.evaluate(p));
 }
 
 fn bench<M: Measurement>(c: &mut Criterion<M>, group: &str) {
@@ -113,10 +90,7 @@ fn cpu(c: &mut Criterion<ThreadCpu>) {
 criterion_group!(wall_time, wall);
 criterion_group! {
     name = cpu_time;
-    config = Criterion::default()
-        .with_measurement(ThreadCpu(Rate::TimePerElement))
-        .sample_size(20)
-        .measurement_time(Duration::from_secs(4));
+    config = cpu_criterion();
     targets = cpu
 }
 criterion_main!(wall_time, cpu_time);

@@ -1,100 +1,125 @@
 //! The pattern evaluation per call. Run: `cargo bench -p othello-benches --bench pattern`.
 //!
-//! The same 1024 positions as the `eval` bench (8x8, every phase, seeded random play). Each
-//! benchmark asserts the sum of the scores, computed first by a plain sum of table entries
-//! over the reference feature indices, so a fast wrong answer cannot pass. Variants: the
-//! BMI2 (`pext`) path, the portable path, and the default hand-feature evaluation beside
-//! them. Timed by the wall clock (`pattern x1024/...`) and by the thread's CPU time
-//! (`pattern-cpu x1024/...`); divide by 1024 for the time per call.
+//! Two position sets, because the weights are 15 phases x 335 KB (5 MB, beyond L2) and which
+//! of them a run touches decides much of the cost:
+//! - `all phases`: the 1024 positions of the `eval` bench (every phase, one after another in
+//!   turn), so every call reads the tables of another phase: a worst case for the caches.
+//! - `search order`: the positions a real search evaluates, in the order it evaluates them
+//!   (the default PVS at depth 8 with this evaluation, from 12 positions of one game line, 8 to
+//!   52 plies; up to 4096 evaluations recorded per search): one or two phases at a time, as in
+//!   a game. This is the realistic per-call figure.
+//!
+//! Each benchmark asserts the sum of the scores, computed first by a plain sum of table entries
+//! over the reference feature indices, so a fast wrong answer cannot pass. Variants: every
+//! index extraction this CPU supports, and the default hand-feature evaluation beside them.
+//! Timed by the wall clock (`pattern ...`) and by the thread's CPU time (`pattern-cpu ...`),
+//! per call.
 #![expect(missing_docs, reason = "criterion_group! generates undocumented functions")]
 
 use criterion::measurement::{Measurement, WallTime};
-use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
-use othello_benches::{Rate, ThreadCpu, thread_cpu_ns};
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use othello_benches::{ThreadCpu, bench_scores, cpu_criterion, spread_positions, thread_cpu_ns};
 use othello_eval::{Evaluator, WeightedEval};
-use othello_pattern::{PatternEval, Weights, feature_indices, weights::per_phase};
+use othello_pattern::{Extraction, PatternEval, Weights, feature_indices, weights::per_phase};
 use othello_rules::Position;
 use othello_rules::hash::mix64;
-use std::hint::black_box;
-use std::time::Duration;
+use othello_search::{Limits, SearchConfig, Searcher};
+use std::sync::Mutex;
 
-const N: usize = 1024;
+/// Records every position it evaluates (up to a cap), scoring with the pattern evaluation.
+struct Recorder {
+    eval: PatternEval,
+    seen: Mutex<Vec<Position>>,
+    cap: usize,
+}
 
-/// The positions of the `eval` bench: random play by a counter-based generator.
-fn positions() -> Vec<Position> {
-    let mut out = Vec::with_capacity(N);
-    let mut k = 0u64;
-    while out.len() < N {
-        let plies = out.len() % 60;
-        let mut pos = Position::start();
-        for _ in 0..plies {
-            let moves = pos.moves();
-            if moves.is_empty() {
-                break;
-            }
-            k += 1;
-            pos = pos.play_unchecked(moves[(mix64(k) % moves.len() as u64) as usize]);
+impl Evaluator for Recorder {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let mut seen = self.seen.lock().expect("single-threaded");
+        if seen.len() < self.cap {
+            seen.push(*pos);
         }
-        out.push(pos);
+        self.eval.evaluate(pos)
+    }
+}
+
+/// The positions evaluated by depth-8 searches from 12 positions of one seeded game line.
+fn search_order_positions(eval: &PatternEval) -> Vec<Position> {
+    let mut out = Vec::new();
+    let mut pos = Position::start();
+    let mut k = 0u64;
+    for ply in 0..=52 {
+        if ply >= 8 && ply % 4 == 0 {
+            let recorder = Recorder {
+                eval: eval.clone(),
+                seen: Mutex::new(Vec::new()),
+                cap: 4096,
+            };
+            let mut s = Searcher::new(recorder, SearchConfig::default().with_tt_mib(4));
+            s.search(&pos, &Limits::depth(8), |_| {});
+            out.extend(s.evaluator().seen.lock().expect("single-threaded").iter());
+        }
+        let moves = pos.moves();
+        if moves.is_empty() {
+            pos = pos.pass_unchecked();
+            continue;
+        }
+        k += 1;
+        pos = pos.play_unchecked(moves[(mix64(k) % moves.len() as u64) as usize]);
     }
     out
 }
 
-fn run<E: Evaluator, M: Measurement>(g: &mut BenchmarkGroup<'_, M>, name: &str, e: E, ps: &[Position], want: i64) {
-    g.bench_function(name, |b| {
-        b.iter(|| {
-            let s: i64 = ps.iter().map(|p| e.evaluate(black_box(p)) as i64).sum();
-            assert_eq!(s, want, "{name}");
-        })
-    });
-}
-
 fn bench<M: Measurement>(c: &mut Criterion<M>, group: &str) {
-    let ps = positions();
     let w = Weights::from_bytes(othello_pattern::DEFAULT_WEIGHTS).expect("embedded weights");
-    // The plain sum of table entries (scale 100: centi-discs), clamped like the evaluator.
-    let plain: i64 = ps
-        .iter()
-        .map(|p| {
-            let base = w.phase_of(p.empty_count()) as usize * per_phase();
-            let s: i32 = feature_indices(p)
-                .iter()
-                .map(|&i| i32::from(w.values()[base + i as usize]))
-                .sum();
-            i64::from((s * 100 / w.scale() as i32).clamp(-6400, 6400))
-        })
-        .sum();
     let fast = PatternEval::new(&w);
-    let portable = fast.clone().portable();
+    let sets = [
+        ("all phases", spread_positions(1024)),
+        ("search order", search_order_positions(&fast)),
+    ];
     let default = WeightedEval::default();
-    let default_sum: i64 = ps.iter().map(|p| i64::from(default.evaluate(p))).sum();
-    let mut g = c.benchmark_group(group);
-    g.throughput(Throughput::Elements(N as u64));
-    if fast.uses_bmi2() {
-        run(&mut g, "pattern (bmi2)", &fast, &ps, plain);
+    for (set, ps) in &sets {
+        // The plain sum of table entries, scaled and clamped like the evaluator.
+        let plain: i64 = ps
+            .iter()
+            .map(|p| {
+                let base = w.phase_of(p.empty_count()) as usize * per_phase();
+                let s: i32 = feature_indices(p)
+                    .iter()
+                    .map(|&i| i32::from(w.values()[base + i as usize]))
+                    .sum();
+                i64::from((s * 100 / w.scale() as i32).clamp(-6400, 6400))
+            })
+            .sum();
+        let default_sum: i64 = ps.iter().map(|p| i64::from(default.evaluate(p))).sum();
+        let mut g = c.benchmark_group(format!("{group} {set} x{}", ps.len()));
+        g.throughput(Throughput::Elements(ps.len() as u64));
+        for x in Extraction::ALL {
+            if let Some(e) = fast.clone().with_extraction(x) {
+                bench_scores(&mut g, &format!("pattern ({})", x.name()), ps, plain, |p| e.evaluate(p));
+            }
+        }
+        bench_scores(&mut g, "hand features (default)", ps, default_sum, |p| {
+            default.evaluate(p)
+        });
+        g.finish();
     }
-    run(&mut g, "pattern (portable)", &portable, &ps, plain);
-    run(&mut g, "hand features (default)", &default, &ps, default_sum);
-    g.finish();
 }
 
 fn wall(c: &mut Criterion<WallTime>) {
-    bench(c, "pattern x1024");
+    bench(c, "pattern");
 }
 
 fn cpu(c: &mut Criterion<ThreadCpu>) {
     if thread_cpu_ns().is_some() {
-        bench(c, "pattern-cpu x1024");
+        bench(c, "pattern-cpu");
     }
 }
 
 criterion_group!(wall_time, wall);
 criterion_group! {
     name = cpu_time;
-    config = Criterion::default()
-        .with_measurement(ThreadCpu(Rate::TimePerElement))
-        .sample_size(20)
-        .measurement_time(Duration::from_secs(4));
+    config = cpu_criterion();
     targets = cpu
 }
 criterion_main!(wall_time, cpu_time);

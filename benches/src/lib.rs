@@ -1,9 +1,63 @@
 //! Shared pieces of the criterion benchmarks in `benches/`: a measurement of the benchmark
 //! thread's CPU time, for a machine shared with other work, where wall-clock time also counts
-//! the time the thread waits for a core.
+//! the time the thread waits for a core; and the harness of the per-call evaluation benches
+//! (`eval`, `pattern`): their position set, a benchmark that asserts the sum of the scores,
+//! and the CPU-time criterion configuration.
 
-use criterion::Throughput;
 use criterion::measurement::{Measurement, ValueFormatter};
+use criterion::{BenchmarkGroup, Criterion, Throughput};
+use othello_rules::Position;
+use othello_rules::hash::mix64;
+use std::hint::black_box;
+use std::time::Duration;
+
+/// `n` 8x8 positions from random play driven by a counter-based generator (no dependence on a
+/// random-number crate's algorithm), plies 0..=59 spread evenly (so every phase of the game);
+/// finished games are kept.
+pub fn spread_positions(n: usize) -> Vec<Position> {
+    let mut out = Vec::with_capacity(n);
+    let mut k = 0u64;
+    while out.len() < n {
+        let plies = out.len() % 60;
+        let mut pos = Position::start();
+        for _ in 0..plies {
+            let moves = pos.moves();
+            if moves.is_empty() {
+                break;
+            }
+            k += 1;
+            pos = pos.play_unchecked(moves[(mix64(k) % moves.len() as u64) as usize]);
+        }
+        out.push(pos);
+    }
+    out
+}
+
+/// Benchmarks `eval` over `positions` in order, asserting each time that the scores sum to
+/// `want`, so a fast wrong answer cannot pass.
+pub fn bench_scores<M: Measurement>(
+    g: &mut BenchmarkGroup<'_, M>,
+    name: &str,
+    positions: &[Position],
+    want: i64,
+    eval: impl Fn(&Position) -> i32,
+) {
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            let s: i64 = positions.iter().map(|p| i64::from(eval(black_box(p)))).sum();
+            assert_eq!(s, want, "{name}");
+        })
+    });
+}
+
+/// The criterion configuration of the CPU-time group of a per-call bench: time per element
+/// by the thread's CPU clock, 20 samples of 4 s.
+pub fn cpu_criterion() -> Criterion<ThreadCpu> {
+    Criterion::default()
+        .with_measurement(ThreadCpu(Rate::TimePerElement))
+        .sample_size(20)
+        .measurement_time(Duration::from_secs(4))
+}
 
 /// Nanoseconds the calling thread has run (Linux `/proc/thread-self/schedstat`; `None`
 /// elsewhere). Updated at least every scheduler tick, so keep samples long (hundreds of ms).

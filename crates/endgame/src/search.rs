@@ -25,7 +25,7 @@ use crate::layout::Layout;
 use crate::stability::stable_discs;
 use othello_rules::movegen::{self, Backend};
 use othello_rules::{Color, Move, Position};
-use othello_table::{BoardTable, Bound, TranspositionTable};
+use othello_table::{BoardTable, Bound, BusySet, TranspositionTable};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A value beyond every score (scores lie in `-64..=64`).
@@ -174,7 +174,13 @@ pub(crate) struct Ctx<'a> {
     pub cache: Cache,
     /// The caller's ordering evaluation, with the thresholds that go with it.
     pub ordering: Option<EvalOrdering<'a>>,
+    /// The nodes the threads of a multi-threaded solve are in (none single-threaded).
+    pub busy: Option<&'a BusySet>,
 }
+
+/// With several threads, nodes with at least this many empty squares (those whose results go
+/// to the shared table, above the thread-private cache) are marked busy while searched.
+pub(crate) const BUSY_MIN: u32 = CACHE_MAX + 1;
 
 /// How the ordering search runs when the caller gave an evaluation (see [`OrderingEval`]).
 #[derive(Clone, Copy)]
@@ -452,17 +458,38 @@ macro_rules! search_impl {
                 }
                 let mut best = -INF;
                 let mut best_sq = 64;
-                for i in 0..list.len() {
-                    // Selection sort, one step per move: most nodes cut before the end.
-                    let mut k = i;
-                    for j in i + 1..list.len() {
-                        if list[j].score > list[k].score {
-                            k = j;
+                // Threads: this node is marked busy while searched, and a move (not the first)
+                // whose child another thread is searching is put off to the end (ABDADA; the
+                // marks only order the work, see `othello_table::BusySet`).
+                let busy = c.busy.filter(|_| empties >= BUSY_MIN);
+                let key = busy.map_or(0, |_| BusySet::key(p, o));
+                let marked = busy.is_some_and(|b| b.enter(key));
+                let check_children = busy.is_some() && empties > BUSY_MIN;
+                let mut deferred: smallvec::SmallVec<[Scored; 8]> = smallvec::SmallVec::new();
+                let (mut i, mut d) = (0, 0);
+                loop {
+                    let (Scored { flips, sq, .. }, picked) = if i < list.len() {
+                        // Selection sort, one step per move: most nodes cut before the end.
+                        let mut k = i;
+                        for j in i + 1..list.len() {
+                            if list[j].score > list[k].score {
+                                k = j;
+                            }
                         }
-                    }
-                    list.swap(i, k);
-                    let Scored { flips, sq, .. } = list[i];
+                        list.swap(i, k);
+                        i += 1;
+                        (list[i - 1], true)
+                    } else if d < deferred.len() {
+                        d += 1;
+                        (deferred[d - 1], false)
+                    } else {
+                        break;
+                    };
                     let (np, no) = (o ^ flips, p ^ flips ^ (1 << sq));
+                    if picked && check_children && best != -INF && busy.is_some_and(|b| b.is_busy(BusySet::key(np, no))) {
+                        deferred.push(list[i - 1]);
+                        continue;
+                    }
                     let v = if best == -INF || beta == alpha + 1 {
                         -ab(c, np, no, -beta, -alpha, empties - 1)
                     } else {
@@ -474,7 +501,7 @@ macro_rules! search_impl {
                         }
                     };
                     if c.stopped {
-                        return 0;
+                        break;
                     }
                     if v > best {
                         best = v;
@@ -486,6 +513,12 @@ macro_rules! search_impl {
                             alpha = v;
                         }
                     }
+                }
+                if marked {
+                    busy.expect("marked in it").leave(key);
+                }
+                if c.stopped {
+                    return 0;
                 }
                 if in_cache {
                     let lower = if best > alpha1 { best } else { -INF };
@@ -988,6 +1021,7 @@ mod tests {
                 table_min: TABLE_MIN,
                 cache: Cache::new(),
                 ordering: None,
+                busy: None,
             };
             tt.clear();
             let a = search_portable(&mut ctx, p, o, alpha, beta);

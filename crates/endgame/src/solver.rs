@@ -5,7 +5,7 @@ use crate::layout::Layout;
 use crate::search::{self, Ctx, EvalOrdering, OrderingEval, Techniques};
 use othello_engine::Limits;
 use othello_rules::{Move, Position, Square, movegen};
-use othello_table::{Table, TableStats, TranspositionTable};
+use othello_table::{BusySet, Table, TableStats, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -264,6 +264,7 @@ impl Solver {
                 deeper: search::EVAL_SORT_DEEPER,
                 weight: search::EVAL_SORT_WEIGHT,
             }),
+            busy: None,
         }
     }
 
@@ -450,34 +451,35 @@ impl Solver {
     ) -> Option<(i32, u32, u64)> {
         let order = self.root_order(layout, p, o);
         let done = AtomicBool::new(false);
+        let threads = self.threads.min(order.len().max(1));
+        let busy = (threads > 1).then(BusySet::new);
+        let run = |ctx: &mut Ctx<'_>| {
+            if hi - lo > 2 {
+                aspiration(ctx, p, o, lo, hi, &order)
+            } else {
+                root_search(ctx, p, o, lo, hi, &order)
+            }
+        };
         let (result, nodes) = std::thread::scope(|s| {
-            // Helpers solve the root moves in rotated orders, filling the shared table; the
-            // main thread's result alone is returned, so it does not depend on their timing.
-            let helpers: Vec<_> = (1..self.threads.min(order.len().max(1)))
-                .map(|h| {
-                    let order = &order;
-                    let done = &done;
+            // Helpers run the main thread's search; the busy marks (`BusySet`) make the
+            // threads take different moves where they meet, and the shared table carries
+            // their results to each other. The main thread's result alone is returned, so it
+            // does not depend on their timing.
+            let helpers: Vec<_> = (1..threads)
+                .map(|_| {
+                    let (done, busy, run) = (&done, &busy, &run);
                     s.spawn(move || {
                         let mut ctx = self.ctx(layout, stop, done);
-                        for k in 0..order.len() {
-                            let sq = order[(k + h) % order.len()];
-                            let f = movegen::flips(p, o, sq);
-                            search::search(&mut ctx, o ^ f, p ^ f ^ (1 << sq), -hi, -lo);
-                            if ctx.stopped {
-                                break;
-                            }
-                        }
+                        ctx.busy = busy.as_ref();
+                        run(&mut ctx);
                         ctx.nodes
                     })
                 })
                 .collect();
             let never = AtomicBool::new(false);
             let mut ctx = self.ctx(layout, stop, &never);
-            let result = if hi - lo > 2 {
-                aspiration(&mut ctx, p, o, lo, hi, &order)
-            } else {
-                root_search(&mut ctx, p, o, lo, hi, &order)
-            };
+            ctx.busy = busy.as_ref();
+            let result = run(&mut ctx);
             done.store(true, Ordering::Relaxed);
             let helper_nodes: u64 = helpers
                 .into_iter()
@@ -532,12 +534,19 @@ fn aspiration(ctx: &mut Ctx<'_>, p: u64, o: u64, lo: i32, hi: i32, order: &[u32]
 fn root_search(ctx: &mut Ctx<'_>, p: u64, o: u64, lo: i32, hi: i32, order: &[u32]) -> Option<(i32, u32)> {
     ctx.nodes += 1;
     let mut best: Option<(i32, u32)> = None;
-    for &sq in order {
+    // With threads, a move whose child another thread is in waits until the others are done.
+    let mut deferred = Vec::new();
+    let mut picked = order.iter().map(|&sq| (sq, true));
+    while let Some((sq, first_pass)) = picked.next().or_else(|| deferred.pop().map(|sq| (sq, false))) {
         if ctx.should_stop() {
             return None;
         }
         let f = movegen::flips(p, o, sq);
         let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+        if first_pass && best.is_some() && ctx.busy.is_some_and(|b| b.is_busy(BusySet::key(np, no))) {
+            deferred.insert(0, sq);
+            continue;
+        }
         let Some((bv, bsq)) = best else {
             let v = -search::search(ctx, np, no, -hi, -lo);
             best = Some((v.clamp(lo, hi), sq));

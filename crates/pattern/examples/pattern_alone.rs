@@ -17,10 +17,10 @@ fn main() {
     }
     println!("{pos}");
     println!(
-        "pattern: {:+.2} discs, hand features: {:+.2} discs (for the side to move; BMI2 path: {})",
+        "pattern: {:+.2} discs, hand features: {:+.2} discs (for the side to move; index extraction: {})",
         f64::from(pattern.evaluate(&pos)) / 100.0,
         f64::from(hand.evaluate(&pos)) / 100.0,
-        pattern.uses_bmi2()
+        pattern.extraction().name()
     );
     // Symmetric positions score the same.
     let mirrored = othello_rules::Symmetry::ALL[5].apply_position(&pos);

@@ -10,10 +10,11 @@
 //!   evaluation is exactly invariant under the eight board symmetries.
 //! - [`weights`]: the weights file format (header with magic, version, pattern-set id, phases,
 //!   scale and checksum; little-endian `i16` weights) and its typed errors.
-//! - [`PatternEval`]: the evaluator. Indices are extracted per call from the bitboards: the
-//!   board is transformed by each symmetry, each group read with one `pext` per colour (BMI2,
-//!   detected at run time; a portable bit loop otherwise), and binary turned into ternary by a
-//!   table.
+//! - [`PatternEval`]: the evaluator. Indices are extracted per call from the bitboards, each
+//!   group read straight from the board ([`Extraction`], chosen at run time): with AVX-512 VBMI
+//!   all 46 indices at once by byte permutations and the table entries by gathers; with BMI2
+//!   by `pext` on the board's symmetry images; portable code otherwise. All give the same
+//!   scores (tested against each other and a slow reference).
 //! - [`PatternEval::default`] uses weights embedded in the crate, trained by
 //!   `othello-pattern-train` (see `docs/pattern.md`).
 //!
@@ -39,6 +40,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod extract;
 pub mod set;
 pub mod weights;
 
@@ -60,6 +62,12 @@ pub const FEATURES: usize = 49;
 pub fn layout() -> &'static Layout {
     static LAYOUT: OnceLock<Layout> = OnceLock::new();
     LAYOUT.get_or_init(Layout::new)
+}
+
+/// The groups of set 1 read straight from the board.
+fn groups() -> &'static extract::Groups {
+    static GROUPS: OnceLock<extract::Groups> = OnceLock::new();
+    GROUPS.get_or_init(|| extract::Groups::new(layout()))
 }
 
 /// Binary digits read as ternary digits: `B2T[b] = sum of 3^k over the set bits k of b`.
@@ -93,6 +101,53 @@ struct Inst {
     offset: u32,
 }
 
+/// How [`PatternEval`] reads the groups' indices from the bitboards. Every way gives the same
+/// indices (tested against each other and against a slow reference).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Extraction {
+    /// Plain integer code, on every CPU.
+    Portable,
+    /// BMI2 `pext` (x86-64, detected at run time).
+    Bmi2,
+    /// AVX-512 F/BW/VBMI byte permutations, all groups at once (x86-64, detected at run time;
+    /// AVX2 for the mobility).
+    Avx512,
+}
+
+impl Extraction {
+    /// Every extraction, the portable one first.
+    pub const ALL: [Extraction; 3] = [Extraction::Portable, Extraction::Bmi2, Extraction::Avx512];
+
+    /// Its short name (benchmarks, diagnostics).
+    pub fn name(self) -> &'static str {
+        match self {
+            Extraction::Portable => "portable",
+            Extraction::Bmi2 => "bmi2",
+            Extraction::Avx512 => "avx512",
+        }
+    }
+
+    /// Whether this CPU can run it.
+    pub fn supported(self) -> bool {
+        match self {
+            Extraction::Portable => true,
+            Extraction::Bmi2 => has_bmi2(),
+            Extraction::Avx512 => has_avx512(),
+        }
+    }
+
+    /// The fastest extraction this CPU supports.
+    pub fn best() -> Extraction {
+        if Extraction::Avx512.supported() {
+            Extraction::Avx512
+        } else if Extraction::Bmi2.supported() {
+            Extraction::Bmi2
+        } else {
+            Extraction::Portable
+        }
+    }
+}
+
 /// The pattern evaluation: weights per phase, scores in centi-discs for the side to move.
 #[derive(Clone, Debug)]
 pub struct PatternEval {
@@ -100,9 +155,10 @@ pub struct PatternEval {
     /// Start of each number of empties' phase in `values`.
     phase_base: [u32; 61],
     insts: Arc<[Inst]>,
+    groups: &'static extract::Groups,
     mobility: u32,
     scale: i32,
-    bmi2: bool,
+    extraction: Extraction,
 }
 
 impl Default for PatternEval {
@@ -182,9 +238,10 @@ impl PatternEval {
             values: weights.values().into(),
             phase_base,
             insts: insts.into(),
+            groups: groups(),
             mobility: layout().mobility,
             scale: weights.scale() as i32,
-            bmi2: has_bmi2(),
+            extraction: Extraction::best(),
         }
     }
 
@@ -208,28 +265,47 @@ impl PatternEval {
         }
     }
 
-    /// Uses the portable index extraction even where BMI2 is present (for tests and
-    /// benchmarks).
-    pub fn portable(mut self) -> PatternEval {
-        self.bmi2 = false;
-        self
+    /// The same evaluator with another index extraction (for tests and benchmarks); `None`
+    /// if this CPU cannot run it.
+    pub fn with_extraction(mut self, extraction: Extraction) -> Option<PatternEval> {
+        extraction.supported().then(|| {
+            self.extraction = extraction;
+            self
+        })
     }
 
-    /// Whether this evaluator uses the BMI2 path.
-    pub fn uses_bmi2(&self) -> bool {
-        self.bmi2
+    /// The index extraction in use (the fastest this CPU supports, unless changed).
+    pub fn extraction(&self) -> Extraction {
+        self.extraction
     }
 
     fn sum_portable(&self, base: usize, player: u64, opponent: u64) -> i32 {
         let w = &self.values[base..];
-        let (ps, os) = (images(player), images(opponent));
+        let idx = self.groups.indices_portable(player, opponent);
+        self.sum_groups(w, &idx) + self.mobility_terms(w, player, opponent)
+    }
+
+    /// The phase constant plus each group's table entry.
+    #[inline(always)]
+    fn sum_groups(&self, w: &[i16], idx: &[u16]) -> i32 {
         let mut sum = i32::from(w[0]);
-        for i in self.insts.iter() {
-            let s = i.sym as usize;
-            let idx = i.offset + ternary(pext_soft(ps[s], i.mask), pext_soft(os[s], i.mask));
-            sum += i32::from(w[idx as usize]);
+        for (&off, &i) in self.groups.offset.iter().zip(&idx[..extract::GROUPS]) {
+            sum += i32::from(w[off as usize + usize::from(i)]);
         }
-        sum + self.mobility_terms(w, player, opponent)
+        sum
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx2")]
+    fn sum_avx512(&self, base: usize, player: u64, opponent: u64) -> i32 {
+        use othello_rules::movegen::x86::legal_moves_avx2;
+        let w = &self.values[base..];
+        let groups = self.groups.sum_avx512(w, player, opponent);
+        let (mine, theirs) = (legal_moves_avx2(player, opponent), legal_moves_avx2(opponent, player));
+        let cap = set::MOBILITY_CAP - 1;
+        let mobility = i32::from(w[(self.mobility + mine.count_ones().min(cap)) as usize])
+            + i32::from(w[(self.mobility + set::MOBILITY_CAP + theirs.count_ones().min(cap)) as usize]);
+        i32::from(w[0]) + groups + mobility
     }
 
     #[inline(always)]
@@ -243,7 +319,8 @@ impl PatternEval {
     fn sum_bmi2(&self, base: usize, player: u64, opponent: u64) -> i32 {
         use std::arch::x86_64::_pext_u64;
         let w = &self.values[base..];
-        let (ps, os) = (images(player), images(opponent));
+        // Overlapping bitboards (never a position) read as the player, as in every extraction.
+        let (ps, os) = (images(player), images(opponent & !player));
         let mut sum = i32::from(w[0]);
         for i in self.insts.iter() {
             let s = i.sym as usize;
@@ -255,14 +332,36 @@ impl PatternEval {
 
     /// The weighted sum in weight units (before scaling), for an 8x8 position.
     fn raw(&self, pos: &Position) -> i32 {
-        let base = self.phase_base[pos.empty_count().min(60) as usize] as usize;
-        let (p, o) = (pos.player().0, pos.opponent().0);
-        #[cfg(target_arch = "x86_64")]
-        if self.bmi2 {
-            // SAFETY: `bmi2` is set only when the CPU reports BMI2 (`has_bmi2`).
-            return unsafe { self.sum_bmi2(base, p, o) };
+        self.raw_of(pos.player().0, pos.opponent().0, pos.empty_count())
+    }
+
+    /// The weighted sum for these bitboards, in the phase of `empties`.
+    fn raw_of(&self, p: u64, o: u64, empties: u32) -> i32 {
+        let base = self.phase_base[empties.min(60) as usize] as usize;
+        match self.extraction {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Avx512` is chosen only when the CPU reports AVX-512 F/BW/VBMI and AVX2
+            // (`Extraction::supported`).
+            Extraction::Avx512 => unsafe { self.sum_avx512(base, p, o) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Bmi2` is chosen only when the CPU reports BMI2 (`Extraction::supported`).
+            Extraction::Bmi2 => unsafe { self.sum_bmi2(base, p, o) },
+            _ => self.sum_portable(base, p, o),
         }
-        self.sum_portable(base, p, o)
+    }
+}
+
+fn has_avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vbmi")
+            && std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
     }
 }
 

@@ -45,8 +45,8 @@ fn fast_indices_match_the_reference() {
 fn bmi2_and_portable_paths_agree_with_a_plain_sum() {
     let w = random_weights(2, 13, 100);
     let fast = PatternEval::new(&w);
-    let portable = fast.clone().portable();
-    assert!(!portable.uses_bmi2());
+    let portable = fast.clone().with_extraction(Extraction::Portable).unwrap();
+    assert_eq!(portable.extraction(), Extraction::Portable);
     for pos in random_positions(3, 30) {
         let idx = feature_indices(&pos);
         let base = w.phase_of(pos.empty_count()) as usize * weights::per_phase();
@@ -141,5 +141,184 @@ fn embedded_default_loads_and_is_small() {
                 .enumerate()
                 .all(|(i, &c)| phase[i] == phase[c as usize])
         );
+    }
+}
+
+/// The evaluation as it was computed before the extractions without board transforms: the
+/// board's eight symmetry images, each group read from its image with the base pattern's mask
+/// (`feature_indices`, kept for the fit), then a plain sum of the table entries.
+fn old_evaluation(w: &Weights, pos: &Position) -> i32 {
+    let base = w.phase_of(pos.empty_count()) as usize * weights::per_phase();
+    let raw: i32 = feature_indices(pos)
+        .iter()
+        .map(|&i| i32::from(w.values()[base + i as usize]))
+        .sum();
+    let cd = (i64::from(raw) * 100 / i64::from(w.scale())) as i32;
+    cd.clamp(-6400, 6400)
+}
+
+#[test]
+fn every_extraction_matches_the_old_evaluation_and_the_reference() {
+    let l = layout();
+    let g = groups();
+    let supported: Vec<Extraction> = Extraction::ALL.into_iter().filter(|x| x.supported()).collect();
+    assert!(supported.contains(&Extraction::Portable));
+    assert!(Extraction::best().supported());
+    // Untied random weights too: the extractions must agree entry by entry, not only on
+    // weights that hide a swapped digit by symmetry.
+    for (seed, phases, scale) in [(11, 15, 100), (12, 61, 100), (13, 1, 37), (14, 7, 250)] {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let values = (0..phases as usize * weights::per_phase())
+            .map(|_| rng.random_range(-3000..=3000))
+            .collect();
+        let w = Weights::new(phases, scale, values).unwrap();
+        let evals: Vec<PatternEval> = supported
+            .iter()
+            .map(|&x| PatternEval::new(&w).with_extraction(x).unwrap())
+            .collect();
+        let mut seen_empties = [false; 61];
+        for pos in random_positions(seed + 100, 25) {
+            seen_empties[pos.empty_count().min(60) as usize] = true;
+            let want = old_evaluation(&w, &pos);
+            for e in &evals {
+                assert_eq!(e.evaluate(&pos), want, "{:?} {pos}", e.extraction());
+            }
+        }
+        assert!(seen_empties.iter().all(|&s| s), "every phase");
+    }
+    // The indices themselves, on random bitboards too (not only reachable positions).
+    let mut rng = SmallRng::seed_from_u64(15);
+    for n in 0..3000 {
+        let (p, o) = if n % 2 == 0 {
+            let pos = random_positions(n, 1)[rng.random_range(0..50)];
+            (pos.player().0, pos.opponent().0)
+        } else {
+            let p: u64 = rng.random();
+            (p, rng.random::<u64>() & !p)
+        };
+        let want = set::reference_indices(l, p, o);
+        let portable = g.indices_portable(p, o);
+        let got: Vec<u32> = g
+            .offset
+            .iter()
+            .zip(&portable)
+            .map(|(&off, &i)| off + u32::from(i))
+            .collect();
+        assert_eq!(got, want[1..=extract::GROUPS], "portable {p:#x} {o:#x}");
+        #[cfg(target_arch = "x86_64")]
+        if Extraction::Avx512.supported() {
+            // SAFETY: the CPU has AVX-512 F/BW/VBMI (checked just above).
+            let simd = unsafe { g.indices_avx512(p, o) };
+            assert_eq!(simd[..extract::GROUPS], portable, "avx512 {p:#x} {o:#x}");
+            assert!(simd[extract::GROUPS..].iter().all(|&i| i == 0));
+        }
+    }
+}
+
+#[test]
+fn overlapping_bitboards_read_as_the_player() {
+    // Not a position (the rules never make one), but the extraction must stay in its tables:
+    // a square in both bitboards counts as the side to move's.
+    let g = groups();
+    let (p, o) = (0x00FF_00FF_00FF_00FFu64, u64::MAX);
+    assert_eq!(g.indices_portable(p, o), g.indices_portable(p, o & !p));
+    #[cfg(target_arch = "x86_64")]
+    if Extraction::Avx512.supported() {
+        // SAFETY: the CPU has AVX-512 F/BW/VBMI.
+        let simd = unsafe { g.indices_avx512(p, o) };
+        assert_eq!(simd[..extract::GROUPS], g.indices_portable(p, o));
+    }
+    let eval = PatternEval::new(&random_weights(16, 3, 100));
+    for x in Extraction::ALL.into_iter().filter(|x| x.supported()) {
+        let e = eval.clone().with_extraction(x).unwrap();
+        assert_eq!(e.raw_of(p, o, 20), e.raw_of(p, o & !p, 20), "{x:?}");
+    }
+}
+
+#[test]
+fn from_path_loads_the_file_it_is_given() {
+    let w = random_weights(17, 4, 100);
+    let path = std::env::temp_dir().join(format!("pattern-eval-{}.bin", std::process::id()));
+    w.write(&path).unwrap();
+    let loaded = PatternEval::from_path(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let direct = PatternEval::new(&w);
+    let default = PatternEval::default();
+    let positions = random_positions(18, 3);
+    assert!(positions.iter().any(|p| direct.evaluate(p) != default.evaluate(p)));
+    for pos in &positions {
+        assert_eq!(loaded.evaluate(pos), direct.evaluate(pos), "{pos}");
+    }
+    assert!(matches!(PatternEval::from_path(&path), Err(WeightsError::Io { .. })));
+}
+
+#[test]
+fn groups_cover_their_tables_exactly() {
+    let l = layout();
+    let g = groups();
+    // The largest index any group can have is the last entry before the mobility tables.
+    assert_eq!(g.last, l.mobility - 1);
+    // Each group's squares are distinct and as many as its pattern's; the all-opponent board
+    // gives each group its table's last entry.
+    for (k, (sq, inst)) in g.squares.iter().zip(&l.instances).enumerate() {
+        let n = PATTERNS[inst.pattern as usize].mask.count_ones() as usize;
+        assert!(sq[..n].iter().all(|&s| s < 64));
+        assert!(sq[n..].iter().all(|&s| s == 64));
+        let mut seen = sq[..n].to_vec();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen.len(), n, "group {k}");
+        assert_eq!(g.offset[k], inst.offset);
+        assert_eq!(u32::from(g.indices_portable(0, u64::MAX)[k]), set::pow3(n as u32) - 1);
+        assert_eq!(
+            u32::from(g.indices_portable(u64::MAX, 0)[k]),
+            (set::pow3(n as u32) - 1) / 2
+        );
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn avx512_sum_needs_the_whole_phase() {
+    if !Extraction::Avx512.supported() {
+        return;
+    }
+    let g = groups();
+    let last = g.last as usize;
+    let w: Vec<i16> = (0..last + 2).map(|i| (i % 7) as i16 - 3).collect();
+    let want: i32 = g
+        .offset
+        .iter()
+        .zip(g.indices_portable(0, u64::MAX))
+        .map(|(&o, i)| i32::from(w[o as usize + usize::from(i)]))
+        .sum();
+    // SAFETY: the CPU has AVX-512 F/BW/VBMI (checked above).
+    assert_eq!(unsafe { g.sum_avx512(&w, 0, u64::MAX) }, want);
+    // One entry short: the gather of the last entry would read past the slice, so it panics.
+    let short = &w[..last + 1];
+    // SAFETY: as above.
+    let r = std::panic::catch_unwind(|| unsafe { g.sum_avx512(short, 0, u64::MAX) });
+    assert!(r.is_err());
+}
+
+#[test]
+fn mobility_above_the_cap_counts_as_the_last_entry() {
+    // A constructed board (not reachable, but a valid disc placement) where the side to move
+    // has 34 moves: more than `MOBILITY_CAP - 1`.
+    let (p, o) = (0x6024_3112_01e1_2000u64, 0x0053_0220_9212_5300u64);
+    assert_eq!(othello_rules::movegen::legal_moves(p, o).count_ones(), 34);
+    let w = random_weights(19, 2, 100);
+    let l = layout();
+    for (a, b) in [(p, o), (o, p)] {
+        let pos = Position::from_raw_unchecked(a, b, Color::Black, BoardSize::Eight);
+        let idx = set::reference_indices(l, a, b);
+        assert!(
+            idx.contains(&(l.mobility + set::MOBILITY_CAP - 1))
+                || idx.contains(&(l.mobility + 2 * set::MOBILITY_CAP - 1))
+        );
+        for x in Extraction::ALL.into_iter().filter(|x| x.supported()) {
+            let e = PatternEval::new(&w).with_extraction(x).unwrap();
+            assert_eq!(e.evaluate(&pos), old_evaluation(&w, &pos), "{x:?}");
+        }
     }
 }

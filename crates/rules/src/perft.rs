@@ -286,18 +286,7 @@ pub fn perft_portable(pos: &Position, depth: u32) -> u64 {
 
 /// Perft with a cache of about `hash_mib` MiB keyed by the full position.
 pub fn perft_hashed(pos: &Position, depth: u32, hash_mib: usize) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let table = PerftTable::new(hash_mib, pos.size());
-    run_hashed(
-        movegen::backend(),
-        pos.player().0,
-        pos.opponent().0,
-        pos.size().mask().0,
-        depth,
-        &table,
-    )
+    perft_hashed_in(pos, depth, &PerftTable::new(hash_mib, pos.size()))
 }
 
 /// Perft with the table `table` (made for `pos`'s board size), which keeps its entries from

@@ -26,8 +26,8 @@ use crate::score::INFINITY;
 use crate::worker::Worker;
 use othello_eval::Evaluator;
 use othello_rules::{Move, Square, movegen};
-use othello_table::Bound;
 use othello_table::Table;
+use othello_table::{Bound, BusySet};
 
 /// Mobility ordering costs a move generation per move: below this depth (children that are
 /// leaves) it is not worth it (measured, see `docs/BENCHMARKS.md`).
@@ -37,6 +37,11 @@ pub(crate) const MOBILITY_MIN_DEPTH: u32 = 3;
 /// cache miss) costs more than searching a depth-1 node again (measured, see
 /// `docs/BENCHMARKS.md`). Values are unaffected: the table only saves work.
 pub(crate) const TABLE_MIN_DEPTH: u32 = 3;
+
+/// With several threads, nodes from this depth on are marked busy while searched (see
+/// `threads.rs`).
+/// Measured on the bench positions (2 threads, depth 12): 3, 4 and 6 alike; 4 kept.
+pub(crate) const BUSY_MIN_DEPTH: u32 = 4;
 
 /// History ordering costs a selection step per move; below this depth the moves go in
 /// square-index order after the table move and the killers (measured).
@@ -114,11 +119,32 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         let mut best = -INFINITY;
         let mut best_sq = NO_SQUARE;
         let mut searched = 0u32;
+        // Threads (see `threads.rs`): this node is marked busy while searched, and a move
+        // (other than the first) whose child another thread is searching waits until the
+        // other moves are done.
+        let busy = self.clock.busy().filter(|_| depth >= BUSY_MIN_DEPTH);
+        let key = busy.map_or(0, |_| BusySet::key(p, o));
+        let marked = busy.is_some_and(|b| b.enter(key));
+        let check_children = busy.is_some() && depth > BUSY_MIN_DEPTH;
+        // The moves put off because another thread was searching them.
+        let mut deferred = 0u64;
         loop {
             let history = (self.history && depth >= HISTORY_MIN_DEPTH).then(|| self.heuristics.history(color));
-            let Some(sq) = picker.next_with(history) else { break };
+            let (sq, picked) = match picker.next_with(history) {
+                Some(sq) => (sq, true),
+                None if deferred != 0 => {
+                    let sq = deferred.trailing_zeros() as u8;
+                    deferred &= deferred - 1;
+                    (sq, false)
+                }
+                None => break,
+            };
             let f = movegen::flips(p, o, u32::from(sq));
             let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
+            if picked && check_children && searched > 0 && busy.is_some_and(|b| b.is_busy(BusySet::key(np, no))) {
+                deferred |= 1 << sq;
+                continue;
+            }
             let s = if depth == 1 && !self.quiescence {
                 // A horizon child's value does not depend on the window: no null window, no
                 // re-search, no call.
@@ -134,7 +160,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
                 }
             };
             if self.aborted {
-                return 0;
+                break;
             }
             searched += 1;
             if s > best {
@@ -160,6 +186,12 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
                     }
                 }
             }
+        }
+        if marked {
+            busy.expect("marked in it").leave(key);
+        }
+        if self.aborted {
+            return 0;
         }
 
         if let Some(table) = table {

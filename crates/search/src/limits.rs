@@ -1,6 +1,7 @@
 //! The clock that enforces [`Limits`] (the type lives in `othello-engine`).
 
 use crate::Limits;
+use othello_table::BusySet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -16,6 +17,8 @@ pub(crate) struct Clock {
     /// Nodes the helper threads have searched so far, flushed every 1024 nodes (for the
     /// all-thread count of [`Iteration::nodes`](crate::Iteration::nodes)).
     helper_nodes: AtomicU64,
+    /// The nodes being searched, when several threads search (see `threads.rs`).
+    busy: Option<BusySet>,
 }
 
 impl Clock {
@@ -31,6 +34,7 @@ impl Clock {
             external: limits.stop.clone(),
             internal: AtomicBool::new(false),
             helper_nodes: AtomicU64::new(0),
+            busy: None,
         }
     }
 
@@ -54,6 +58,17 @@ impl Clock {
     /// Nodes flushed by the helper threads so far.
     pub(crate) fn helper_nodes(&self) -> u64 {
         self.helper_nodes.load(Ordering::Relaxed)
+    }
+
+    /// Marks the search as multi-threaded: nodes are marked busy while searched.
+    pub(crate) fn enable_busy(&mut self) {
+        self.busy = Some(BusySet::new());
+    }
+
+    /// The busy set of a multi-threaded search.
+    #[inline]
+    pub(crate) fn busy(&self) -> Option<&BusySet> {
+        self.busy.as_ref()
     }
 
     /// Tells the helper threads to stop.

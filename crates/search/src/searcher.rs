@@ -178,6 +178,9 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
         let table = if prunes { self.table.as_ref() } else { None };
         let shared = table.and_then(Table::as_shared);
         let threads = if shared.is_some() { config.threads.max(1) } else { 1 };
+        if threads > 1 {
+            clock.enable_busy();
+        }
         let node_budget = limits.nodes.map_or(u64::MAX, |n| (n / threads as u64).max(1));
 
         let heuristics = std::mem::take(&mut self.heuristics);

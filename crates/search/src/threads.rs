@@ -1,12 +1,23 @@
-//! Lazy SMP: helper threads that share the table.
+//! Lazy SMP with ABDADA's exclusive marks: helper threads that share the table and split the
+//! work.
 //!
 //! Every helper runs its own iterative deepening on the same root with its own killers,
 //! history and PV, and writes what it learns into the shared [`TranspositionTable`]; the main
 //! thread finds those entries (best moves for ordering, values of equal draft for cutoffs).
-//! Odd helpers start one depth ahead so the threads spread over two depths. The helpers stop
-//! when the main thread is done, and the result is the main thread's alone: thanks to the
-//! equal-draft rule and the root tie rule its move and score are those of a single-threaded
-//! search (only node counts, timing and PVs among equal lines may differ).
+//! Odd helpers start one depth ahead so the threads spread over two depths.
+//!
+//! Lazy SMP alone gained little here (1.0-1.2x with 2 threads on the bench), because an entry
+//! settles a node only at equal draft: the threads mostly searched the same nodes in the same
+//! order. So, as in ABDADA, every thread marks the nodes it is searching (from
+//! `BUSY_MIN_DEPTH` on) in a small shared [`BusySet`](othello_table::BusySet), and a thread that meets a move whose
+//! child is marked by another thread (other than the first move of a node: the young brothers
+//! wait) searches the node's other moves first and that one last, by when the table usually
+//! holds its value. Measured in `docs/BENCHMARKS.md` (1.45-1.6x with 2 threads, loaded).
+//!
+//! The helpers stop when the main thread is done, and the result is the main thread's alone:
+//! the order of the moves changes only which work is done first, and thanks to the equal-draft
+//! rule and the root tie rule its move and score are those of a single-threaded search (only
+//! node counts, timing and PVs among equal lines may differ).
 
 use crate::deepening::deepen;
 use crate::heuristics::Heuristics;
@@ -16,7 +27,6 @@ use crate::{SearchConfig, SearchStats};
 use othello_eval::Evaluator;
 use othello_rules::Position;
 use othello_table::TranspositionTable;
-
 /// Runs `work` (the main thread's search) while `helpers.len()` helper threads search the same
 /// position; returns `work`'s result and the helpers' summed counters. The helpers' heuristics
 /// are handed back through `helpers`.

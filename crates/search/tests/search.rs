@@ -389,18 +389,24 @@ fn multi_pv_scores_every_root_move() {
 
 #[test]
 fn lazy_smp_returns_the_single_thread_move_and_score() {
-    let positions = random_positions(BoardSize::Eight, 8, 8..36, 17);
+    // Two and three threads split the work (busy marks from depth 4 on): the moves searched
+    // first differ between runs, the result must not.
+    let positions = random_positions(BoardSize::Eight, 16, 8..40, 17);
     let mut one = Searcher::new(Mobility, SearchConfig::default());
     let mut two = Searcher::new(Mobility, SearchConfig::default().with_threads(2));
-    for pos in &positions {
-        let a = one.search(pos, &Limits::depth(7), |_| {});
-        let b = two.search(pos, &Limits::depth(7), |_| {});
-        assert_eq!(
-            (a.score, a.best_move, a.depth),
-            (b.score, b.best_move, b.depth),
-            "{pos}"
-        );
-        replay(pos, &b.pv);
+    let mut three = Searcher::new(Mobility, SearchConfig::default().with_threads(3));
+    for (i, pos) in positions.iter().enumerate() {
+        let depth = 7 + (i as u32 % 2);
+        let a = one.search(pos, &Limits::depth(depth), |_| {});
+        for many in [&mut two, &mut three] {
+            let b = many.search(pos, &Limits::depth(depth), |_| {});
+            assert_eq!(
+                (a.score, a.best_move, a.depth),
+                (b.score, b.best_move, b.depth),
+                "{pos}"
+            );
+            replay(pos, &b.pv);
+        }
     }
 }
 

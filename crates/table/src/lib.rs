@@ -56,6 +56,7 @@
 #![forbid(unsafe_code)]
 
 mod bucket;
+mod busy;
 mod entry;
 mod local;
 mod stats;
@@ -63,6 +64,7 @@ mod sync;
 mod table;
 mod traits;
 
+pub use busy::BusySet;
 pub use entry::{Bound, Entry};
 pub use local::LocalTable;
 pub use stats::TableStats;

@@ -7,7 +7,8 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_othello");
+mod common;
+use common::BIN;
 
 fn tmp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("othello-match-{}", std::process::id()));
@@ -17,21 +18,7 @@ fn tmp(name: &str) -> PathBuf {
 
 /// Runs `othello play ARGS --json -q`; returns the per-game lines and the summary.
 fn play(args: &[&str]) -> (Vec<Value>, Value) {
-    let out = Command::new(BIN)
-        .arg("play")
-        .args(args)
-        .args(["--json", "-q"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "play {args:?} failed: {stderr}");
-    let mut lines: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let summary = lines.pop().unwrap();
-    (lines, summary)
+    common::run_json(&[&["play"], args].concat())
 }
 
 /// An engines file with our own NBoard engine (`self`) and each misbehaving script.

@@ -4,21 +4,9 @@
 use serde_json::Value;
 use std::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_othello");
+mod common;
 
-fn run(args: &[&str]) -> (Vec<Value>, Value) {
-    let quiet: &[&str] = if args[0] == "play" { &["-q"] } else { &[] };
-    let out = Command::new(BIN).args(args).arg("--json").args(quiet).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?} failed: {stderr}");
-    let mut lines: Vec<Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    let summary = lines.pop().unwrap();
-    (lines, summary)
-}
+use common::{BIN, run_json as run};
 
 const ENGINES: [&str; 3] = ["play", "pvs:depth=1", "pvs:depth=2"];
 

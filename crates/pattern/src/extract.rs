@@ -1,0 +1,204 @@
+//! Index extraction without board transforms: every group read straight from the board.
+//!
+//! Each of the 46 groups is known by its board squares listed in its digit order (digit `k`
+//! of the group's index is the square that the instance's symmetry sends to the `k`-th base
+//! square). A square's cell is 0 (empty), 1 (side to move) or 2 (opponent), and a group's
+//! index is `sum of cell(square_k) * 3^k`.
+//!
+//! - Portable: the 64 cells in a byte array, then that sum per group (356 squares in all).
+//! - AVX-512 VBMI: the 64 cells in one 512-bit register; for each pair of digits `(2m,
+//!   2m+1)`, one byte permutation (`vpermb`) gathers the two cells of 32 groups into 32
+//!   16-bit lanes, `vpmaddubsw` makes `d_2m + 3 d_2m+1`, and a Horner step in base 9 adds it
+//!   to the index: 5 steps for two registers of 32 groups, then one table read per group.
+
+use crate::set::Layout;
+use othello_rules::Symmetry;
+
+/// Groups (pattern instances) in set 1.
+pub(crate) const GROUPS: usize = 46;
+/// The most squares in a group.
+pub(crate) const MAX_LEN: usize = 10;
+/// Digit pairs per group.
+const PAIRS: usize = MAX_LEN / 2;
+/// No square: the digit is absent (a group shorter than `MAX_LEN`).
+const NONE: u8 = 64;
+
+/// The groups of set 1 in the layout's instance order, read straight from the board.
+#[derive(Clone, Debug)]
+pub(crate) struct Groups {
+    /// Board squares in digit order; `NONE` past the group's length.
+    pub squares: [[u8; MAX_LEN]; GROUPS],
+    /// Start of each group's table in a phase's weights.
+    pub offset: [u32; GROUPS],
+    /// `vpermb` indices per half (groups 0-31, 32-45) and digit pair: byte `2l` (`2l + 1`) is
+    /// the square of digit `2m` (`2m + 1`) of group `32 h + l`.
+    pub perm: [[[u8; 64]; PAIRS]; 2],
+    /// The bytes of `perm` that name a square (the others are zeroed).
+    pub perm_mask: [[u64; PAIRS]; 2],
+    /// `offset` in 16-lane blocks (lanes 46 and 47 are 0), for the AVX-512 gathers.
+    pub offset16: [[u32; 16]; 3],
+    /// The largest index a group can have (the last entry of the last group's table).
+    pub last: u32,
+}
+
+impl Groups {
+    /// From the layout: the squares of each instance found by inverting its symmetry.
+    pub fn new(layout: &Layout) -> Groups {
+        assert_eq!(layout.instances.len(), GROUPS, "set 1 has 46 groups");
+        let mut squares = [[NONE; MAX_LEN]; GROUPS];
+        let mut offset = [0u32; GROUPS];
+        for (g, inst) in layout.instances.iter().enumerate() {
+            let sym = Symmetry::ALL[inst.sym as usize];
+            let base: Vec<u32> = (0..64).filter(|&b| inst.mask >> b & 1 == 1).collect();
+            assert!(base.len() <= MAX_LEN);
+            for (k, &b) in base.iter().enumerate() {
+                // The board square that the symmetry sends to base square `b`.
+                squares[g][k] = (0..64u8)
+                    .find(|&q| sym.apply8(1u64 << q) == 1u64 << b)
+                    .expect("a symmetry is a bijection");
+            }
+            offset[g] = inst.offset;
+        }
+        let mut perm = [[[0u8; 64]; PAIRS]; 2];
+        let mut perm_mask = [[0u64; PAIRS]; 2];
+        for (g, sq) in squares.iter().enumerate() {
+            let (h, l) = (g / 32, g % 32);
+            for m in 0..PAIRS {
+                for j in 0..2 {
+                    let s = sq[2 * m + j];
+                    if s != NONE {
+                        perm[h][m][2 * l + j] = s;
+                        perm_mask[h][m] |= 1u64 << (2 * l + j);
+                    }
+                }
+            }
+        }
+        let mut offset16 = [[0u32; 16]; 3];
+        for (g, &o) in offset.iter().enumerate() {
+            offset16[g / 16][g % 16] = o;
+        }
+        Groups {
+            squares,
+            offset,
+            perm,
+            perm_mask,
+            offset16,
+            last: offset
+                .iter()
+                .zip(&squares)
+                .map(|(&o, sq)| {
+                    o + (0..MAX_LEN)
+                        .filter(|&k| sq[k] != NONE)
+                        .map(|k| 2 * crate::set::pow3(k as u32))
+                        .sum::<u32>()
+                })
+                .max()
+                .expect("46 groups"),
+        }
+    }
+
+    /// The groups' indices (within their tables), portable code. The opponent's discs are
+    /// read as `opponent & !player`, so overlapping bitboards cannot make a digit 3.
+    pub fn indices_portable(&self, player: u64, opponent: u64) -> [u16; GROUPS] {
+        let opponent = opponent & !player;
+        let mut cells = [0u8; 65];
+        for (q, c) in cells[..64].iter_mut().enumerate() {
+            *c = (player >> q & 1) as u8 + 2 * (opponent >> q & 1) as u8;
+        }
+        let mut out = [0u16; GROUPS];
+        for (o, sq) in out.iter_mut().zip(&self.squares) {
+            // Horner from the last digit; an absent digit reads the always-empty cell 64.
+            *o = sq
+                .iter()
+                .rev()
+                .fold(0u16, |acc, &s| acc * 3 + u16::from(cells[s as usize]));
+        }
+        out
+    }
+
+    /// The groups' indices with AVX-512 (F, BW, VBMI); the same as
+    /// [`Groups::indices_portable`] (lanes 46-63 are 0). Callers outside a function with these
+    /// target features must have checked that the CPU has them. (The evaluation uses
+    /// [`Groups::sum_avx512`]; the tests compare these indices with the portable ones.)
+    #[cfg(all(target_arch = "x86_64", test))]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    pub fn indices_avx512(&self, player: u64, opponent: u64) -> [u16; 64] {
+        use std::arch::x86_64::*;
+        let [a, b] = self.index_vectors(player, opponent);
+        let mut out = [0u16; 64];
+        // SAFETY: each writes 64 bytes into `out`, in bounds.
+        unsafe {
+            _mm512_storeu_si512(out.as_mut_ptr().cast(), a);
+            _mm512_storeu_si512(out[32..].as_mut_ptr().cast(), b);
+        }
+        out
+    }
+
+    /// The sum of the 46 groups' table entries in `w` (one phase's weights, then anything),
+    /// with AVX-512: the indices as in [`Groups::indices_avx512`], plus each table's offset,
+    /// then three 16-lane gathers. Callers outside a function with these target features must
+    /// have checked that the CPU has them.
+    ///
+    /// # Panics
+    /// If `w` is shorter than a phase's tables (the mobility tables need not be there).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    pub fn sum_avx512(&self, w: &[i16], player: u64, opponent: u64) -> i32 {
+        use std::arch::x86_64::*;
+        // Every index read is at most `last` (the largest a group can have), and the gather
+        // reads 4 bytes from there: in bounds.
+        let last = self.last as usize;
+        assert!(w.len() > last + 1, "a phase's tables");
+        let [a, b] = self.index_vectors(player, opponent);
+        let words = [
+            _mm512_castsi512_si256(a),
+            _mm512_extracti64x4_epi64::<1>(a),
+            _mm512_castsi512_si256(b),
+        ];
+        let limit = _mm512_set1_epi32(last as i32);
+        let mut total = _mm512_setzero_si512();
+        for (block, (half, off)) in words.into_iter().zip(&self.offset16).enumerate() {
+            // SAFETY: reads the 64 bytes of one `[u32; 16]`.
+            let off = unsafe { _mm512_loadu_si512(off.as_ptr().cast()) };
+            // Clamped to `last` so that the gather stays in `w` whatever the lanes hold.
+            let idx = _mm512_min_epu32(_mm512_add_epi32(_mm512_cvtepu16_epi32(half), off), limit);
+            let mask: __mmask16 = if block == 2 { (1 << (GROUPS - 32)) - 1 } else { 0xFFFF };
+            // SAFETY: each active lane reads the 4 bytes at `w[idx..idx + 2]`, `idx <= last`
+            // and `last + 1 < w.len()` (asserted above).
+            let got = unsafe { _mm512_mask_i32gather_epi32::<2>(_mm512_setzero_si512(), mask, idx, w.as_ptr().cast()) };
+            // The low 16 bits of each lane, sign-extended (`lo * 1 + hi * 0`).
+            total = _mm512_add_epi32(total, _mm512_madd_epi16(got, _mm512_set1_epi32(1)));
+        }
+        _mm512_reduce_add_epi32(total)
+    }
+
+    /// The indices of groups 0-31 and 32-45 in 16-bit lanes.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    #[inline]
+    fn index_vectors(&self, player: u64, opponent: u64) -> [std::arch::x86_64::__m512i; 2] {
+        use std::arch::x86_64::*;
+        let cells = _mm512_mask_mov_epi8(
+            _mm512_maskz_mov_epi8(player, _mm512_set1_epi8(1)),
+            opponent & !player,
+            _mm512_set1_epi8(2),
+        );
+        // Low byte times 1, high byte times 3, summed: `d_2m + 3 d_2m+1` per 16-bit lane.
+        let coef = _mm512_set1_epi16(0x0301);
+        let mut out = [_mm512_setzero_si512(); 2];
+        for (h, out) in out.iter_mut().enumerate() {
+            let mut acc = _mm512_setzero_si512();
+            for m in (0..PAIRS).rev() {
+                // SAFETY: reads the 64 bytes of one `[u8; 64]`.
+                let idx = unsafe { _mm512_loadu_si512(self.perm[h][m].as_ptr().cast()) };
+                let digits = _mm512_maskz_permutexvar_epi8(self.perm_mask[h][m], idx, cells);
+                let pair = _mm512_maddubs_epi16(digits, coef);
+                acc = _mm512_add_epi16(_mm512_add_epi16(_mm512_slli_epi16::<3>(acc), acc), pair);
+            }
+            *out = acc;
+        }
+        out
+    }
+}

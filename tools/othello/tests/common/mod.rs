@@ -1,0 +1,23 @@
+//! Helpers shared by the end-to-end tests of `othello play` and `othello stats`.
+
+use serde_json::Value;
+use std::process::Command;
+
+/// The `othello` binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_othello");
+
+/// Runs `othello ARGS --json` (and `-q` for `play`), asserts that it succeeded, and returns the
+/// JSON lines before the last one and the last one (the summary).
+pub fn run_json(args: &[&str]) -> (Vec<Value>, Value) {
+    let quiet: &[&str] = if args.first() == Some(&"play") { &["-q"] } else { &[] };
+    let out = Command::new(BIN).args(args).arg("--json").args(quiet).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?} failed: {stderr}");
+    let mut lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let summary = lines.pop().unwrap();
+    (lines, summary)
+}

@@ -279,8 +279,9 @@ fn last1(p: u64, sq: u32, mask: u64, squares: i32, alpha: i32) -> i32 {
     if ended <= alpha {
         return ended;
     }
-    // The opponent's discs are every square but `p` and `sq`: count its flips from `p`'s side.
-    let o = mask & !p & !(1u64 << sq);
+    // The opponent's discs are every square but `p` and `sq`: count its flips from `p`'s side
+    // (`count_last_flip` never reads the bit of `sq` itself, so it needs no clearing).
+    let o = mask & !p;
     let m = count_last_flip(o, sq) as i32;
     if m > 0 {
         return 2 * (pc - m) - squares;

@@ -5,14 +5,16 @@
 //! and two cache lines per probe there; this direct-mapped array of exact `(player, opponent)`
 //! keys with a lower and an upper bound stays mostly in the processor caches and needs no
 //! synchronisation. Entries are facts about positions (full-depth bounds). Each search context
-//! (one per thread and per solve) has its own cache, allocated (1.5 MiB) at its first store, so
+//! (one per thread and per solve) has its own cache, allocated (768 KiB) at its first store, so
 //! the helper threads of a solve do not share these shallow results.
 
-/// Most empty squares of a position kept here (more go to the shared table).
-pub(crate) const CACHE_MAX: u32 = 12;
+/// Most empty squares of a position kept here (more go to the shared table). 10 measured
+/// fewer nodes than 12 for the same time (docs/BENCHMARKS.md, 2026-11-30).
+pub(crate) const CACHE_MAX: u32 = 10;
 
-/// log2 of the number of entries (24 bytes each).
-const BITS: u32 = 16;
+/// log2 of the number of entries (24 bytes each): 768 KiB, well inside this Xeon's 2 MiB L2
+/// (2^16 measured ~3% slower on FFO #41/#42/#44 and the 20-empty random lines, 2026-11-30).
+const BITS: u32 = 15;
 
 /// One position's bounds and best move (`64` when none).
 #[derive(Clone, Copy, Default)]

@@ -98,6 +98,12 @@ mod tests {
             let opponent = !player & !(1 << sq);
             let expected = portable::flips(player, opponent, sq).count_ones();
             assert_eq!(count_last_flip(player, sq), expected, "player {player:#x} sq {sq}");
+            // The bit of `sq` itself is never read (the solver's `last1` relies on it).
+            assert_eq!(
+                count_last_flip(player | 1 << sq, sq),
+                expected,
+                "player {player:#x} sq {sq}"
+            );
         }
     }
 }

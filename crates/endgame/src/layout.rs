@@ -18,6 +18,9 @@ pub(crate) struct Layout {
     pub edges: u64,
     /// The four quadrants (side/2 x side/2 blocks), for parity.
     pub quadrants: [u64; 4],
+    /// `quadrant_bit[sq]`: bit `q` for the quadrant `q` holding `sq` (0 off the board), so a
+    /// move on `sq` flips the parity of its quadrant with one XOR.
+    pub quadrant_bit: [u8; 64],
     /// Square classes, best first (Edax's presorted order on 8x8); the unused tail is zero.
     pub classes: [u64; 10],
     /// How many entries of `classes` are used.
@@ -47,6 +50,17 @@ impl Layout {
     #[inline(always)]
     pub(crate) fn classes(&self) -> &[u64] {
         &self.classes[..self.n_classes]
+    }
+
+    /// The quadrants with an odd number of empty squares, bit `q` for quadrant `q` (see
+    /// [`Layout::quadrant_bit`]).
+    #[inline(always)]
+    pub(crate) fn parity(&self, empties: u64) -> u32 {
+        let mut parity = 0;
+        for (q, quadrant) in self.quadrants.iter().enumerate() {
+            parity |= ((empties & quadrant).count_ones() & 1) << q;
+        }
+        parity
     }
 
     /// The empty squares lying in a quadrant with an odd number of empty squares.
@@ -104,12 +118,14 @@ impl Layout {
         let half = side / 2;
         let mask = size.mask().0;
         let mut quadrants = [0u64; 4];
+        let mut quadrant_bit = [0u8; 64];
         let mut sq = 0;
         while sq < 64 {
             let (c, r) = (sq % 8, sq / 8);
             if c < side && r < side {
                 let q = (r >= half) as usize * 2 + (c >= half) as usize;
                 quadrants[q] |= 1 << sq;
+                quadrant_bit[sq as usize] = 1 << q;
             }
             sq += 1;
         }
@@ -144,6 +160,7 @@ impl Layout {
             corners: size.corners().0,
             edges: size.edges().0,
             quadrants,
+            quadrant_bit,
             classes,
             n_classes: class_seeds.len(),
             square_value,
@@ -187,5 +204,20 @@ mod tests {
         // One empty square in the top-left quadrant, two in the bottom-right.
         let e = 1 | 1 << 63 | 1 << 62;
         assert_eq!(l.odd_quadrants(e), l.quadrants[0]);
+        assert_eq!(l.parity(e), 1);
+        for size in BoardSize::ALL {
+            let l = Layout::of(size);
+            for (q, quadrant) in l.quadrants.iter().enumerate() {
+                let mut m = *quadrant;
+                while m != 0 {
+                    assert_eq!(l.quadrant_bit[m.trailing_zeros() as usize], 1 << q, "{size}");
+                    m &= m - 1;
+                }
+            }
+            // 8x8 and 4x4 quadrants hold an even number of squares, 6x6 ones nine.
+            let full = if size == BoardSize::Six { 0xf } else { 0 };
+            assert_eq!(l.parity(l.mask), full, "{size}");
+            assert_eq!(l.parity(l.quadrants[1] & l.quadrants[1].wrapping_neg()), 2, "{size}");
+        }
     }
 }

@@ -8,8 +8,9 @@
 //!   mobility; then parity and square quality), plus from [`SORT_MIN`] empties the value of a
 //!   1-ply (2 from [`SORT_DEEPER`], 3 from [`SORT_DEEPEST`]) search with a mobility/corner
 //!   evaluation; PVS when the window is open;
-//! - `5 <= e <= SHALLOW_MAX` (`shallow`): no table and no sorting: moves in odd quadrants
-//!   first (parity), then by static square quality, with the stability cut-off;
+//! - `5 <= e <= SHALLOW_MAX` (`shallow`): no table, no sorting and no move generation: the
+//!   empty squares tried in odd quadrants first (parity), then by static square quality, with
+//!   the stability cut-off;
 //! - `e <= 4`: `solve4`..`solve2` try the empty squares directly (no move generation), in
 //!   parity order, and `last1` scores the last square from a flip count alone.
 //!
@@ -30,8 +31,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// A value beyond every score (scores lie in `-64..=64`).
 pub(crate) const INF: i32 = 127;
 
-/// Most empty squares searched without the table and without sorting moves.
-pub(crate) const SHALLOW_MAX: u32 = 7;
+/// Most empty squares searched without the table and without sorting moves (7 in Edax; 6
+/// measured faster here, with fewer nodes: docs/BENCHMARKS.md).
+pub(crate) const SHALLOW_MAX: u32 = 6;
 
 /// Fewest empty squares at which the transposition table is probed and written.
 pub(crate) const TABLE_MIN: u32 = 8;
@@ -82,6 +84,40 @@ fn eval_leaf(p: u64, o: u64, pm: u64, om: u64, lay: &Layout) -> i32 {
     let empty = lay.mask & !(p | o);
     let pot = (neighbours(o) & empty).count_ones() as i32 - (neighbours(p) & empty).count_ones() as i32;
     4 * mob + 12 * corners + pot
+}
+
+/// The leaves of the ordering search (`order_ab`): the built-in mobility evaluation or the
+/// caller's.
+trait OrderLeaf {
+    /// The value of one disc of a final score.
+    const DISC: i32;
+    /// Whether [`OrderLeaf::leaf`] reads the opponent's moves (otherwise it gets 0 for them,
+    /// except when the side to move has no move).
+    const OPPONENT_MOVES: bool;
+    /// The value of `(p, o)` for `p`, whose moves are `pm` and the opponent's `om`.
+    fn leaf(&self, lay: &Layout, p: u64, o: u64, pm: u64, om: u64) -> i32;
+}
+
+/// The built-in ordering evaluation ([`eval_leaf`]).
+struct Mobility;
+
+impl OrderLeaf for Mobility {
+    const DISC: i32 = EVAL_DISC;
+    const OPPONENT_MOVES: bool = true;
+    #[inline(always)]
+    fn leaf(&self, lay: &Layout, p: u64, o: u64, pm: u64, om: u64) -> i32 {
+        eval_leaf(p, o, pm, om, lay)
+    }
+}
+
+/// The caller's evaluation, in centi-discs (a disc of final score is 100).
+impl OrderLeaf for OrderingEval {
+    const DISC: i32 = 100;
+    const OPPONENT_MOVES: bool = false;
+    #[inline(always)]
+    fn leaf(&self, lay: &Layout, p: u64, o: u64, _: u64, _: u64) -> i32 {
+        self.evaluate(&Position::from_raw_unchecked(p, o, Color::Black, lay.size))
+    }
 }
 
 /// Which techniques are on (all by default); switching one off measures what it brings.
@@ -225,24 +261,32 @@ fn final_score(p: u64, o: u64, squares: i32) -> i32 {
     othello_rules::final_score(p.count_ones(), o.count_ones(), squares as u32)
 }
 
-/// The score with `sq` the only empty square of the board `mask`, `p` to move.
+/// The score with `sq` the only empty square of the board `mask`, `p` to move, fail-soft
+/// against `alpha`: when `p` cannot play there, the opponent's flips are only counted if the
+/// best `p` could still get (the game ending at once) is above `alpha` (Edax's lazy last
+/// count); otherwise that bound is returned (the true score is at most it).
 #[inline(always)]
-fn last1(p: u64, sq: u32, mask: u64, squares: i32) -> i32 {
+fn last1(p: u64, sq: u32, mask: u64, squares: i32, alpha: i32) -> i32 {
     let pc = p.count_ones() as i32;
     let n = count_last_flip(p, sq) as i32;
     if n > 0 {
         return 2 * (pc + n + 1) - squares;
     }
-    // The opponent's discs are every square but `p` and `sq`: count its flips from `p`'s side.
-    let o = mask & !p & !(1u64 << sq);
+    // Nobody can play: the game ends with one empty square, which goes to the winner (the
+    // disc difference is odd, so there is one). An opponent move only lowers the score.
+    let diff = 2 * pc - (squares - 1);
+    let ended = if diff > 0 { diff + 1 } else { diff - 1 };
+    if ended <= alpha {
+        return ended;
+    }
+    // The opponent's discs are every square but `p` and `sq`: count its flips from `p`'s side
+    // (`count_last_flip` never reads the bit of `sq` itself, so it needs no clearing).
+    let o = mask & !p;
     let m = count_last_flip(o, sq) as i32;
     if m > 0 {
         return 2 * (pc - m) - squares;
     }
-    // Nobody can play: the game ends with one empty square, which goes to the winner (the
-    // disc difference is odd, so there is one).
-    let diff = 2 * pc - (squares - 1);
-    if diff > 0 { diff + 1 } else { diff - 1 }
+    ended
 }
 
 /// One move of a sorted move list.
@@ -392,7 +436,7 @@ macro_rules! search_impl {
                     for m in list.iter_mut() {
                         if m.sq != tt_sq {
                             let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
-                            let v = -eval_pattern_ab(lay, ev.eval, np, no, -EVAL_INF, EVAL_INF, depth, &mut c.nodes);
+                            let v = -order_ab(lay, ev.eval, np, no, -EVAL_INF, EVAL_INF, depth, &mut c.nodes);
                             m.score = m.score.saturating_add(v.saturating_mul(ev.weight));
                         }
                     }
@@ -408,7 +452,7 @@ macro_rules! search_impl {
                     for m in list.iter_mut() {
                         if m.sq != tt_sq {
                             let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
-                            let v = -eval_ab(lay, np, no, -EVAL_INF, EVAL_INF, depth, &mut c.nodes);
+                            let v = -order_ab(lay, &Mobility, np, no, -EVAL_INF, EVAL_INF, depth, &mut c.nodes);
                             m.score += v << SORT_SHIFT;
                         }
                     }
@@ -495,51 +539,14 @@ macro_rules! search_impl {
                 best
             }
 
-            /// A shallow fail-soft alpha-beta with the ordering evaluation at the leaves. Its
-            /// nodes count in `nodes` like every other node of the solve.
-            $(#[$attr])*
-            fn eval_ab(lay: &Layout, p: u64, o: u64, mut alpha: i32, beta: i32, depth: u32, nodes: &mut u64) -> i32 {
-                *nodes += 1;
-                let pm = $moves(p, o) & lay.mask;
-                if depth == 0 || pm == 0 {
-                    let om = $moves(o, p) & lay.mask;
-                    if pm == 0 {
-                        if om == 0 {
-                            return final_score(p, o, lay.squares) * EVAL_DISC;
-                        }
-                        if depth > 0 {
-                            return -eval_ab(lay, o, p, -beta, -alpha, depth, nodes);
-                        }
-                    }
-                    return eval_leaf(p, o, pm, om, lay);
-                }
-                let mut best = -EVAL_INF;
-                let mut m = pm;
-                while m != 0 {
-                    let sq = m.trailing_zeros();
-                    m &= m - 1;
-                    let f = $flips(p, o, sq);
-                    let v = -eval_ab(lay, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, depth - 1, nodes);
-                    if v > best {
-                        best = v;
-                        if v >= beta {
-                            break;
-                        }
-                        if v > alpha {
-                            alpha = v;
-                        }
-                    }
-                }
-                best
-            }
-
-            /// [`eval_ab`] with the caller's evaluation at the leaves (centi-discs; a finished
-            /// game scores 100 per disc). Its nodes count in `nodes`.
+            /// A shallow fail-soft alpha-beta with an ordering evaluation at the leaves
+            /// ([`Mobility`] or the caller's [`OrderingEval`]). Its nodes count in `nodes`
+            /// like every other node of the solve.
             #[allow(clippy::too_many_arguments, reason = "the search state is passed unpacked")]
             $(#[$attr])*
-            fn eval_pattern_ab(
+            fn order_ab<L: OrderLeaf>(
                 lay: &Layout,
-                ev: &OrderingEval,
+                leaf: &L,
                 p: u64,
                 o: u64,
                 mut alpha: i32,
@@ -550,15 +557,18 @@ macro_rules! search_impl {
                 *nodes += 1;
                 let pm = $moves(p, o) & lay.mask;
                 if pm == 0 {
-                    if $moves(o, p) & lay.mask == 0 {
-                        return final_score(p, o, lay.squares) * 100;
+                    let om = $moves(o, p) & lay.mask;
+                    if om == 0 {
+                        return final_score(p, o, lay.squares) * L::DISC;
                     }
                     if depth > 0 {
-                        return -eval_pattern_ab(lay, ev, o, p, -beta, -alpha, depth, nodes);
+                        return -order_ab(lay, leaf, o, p, -beta, -alpha, depth, nodes);
                     }
+                    return leaf.leaf(lay, p, o, pm, om);
                 }
                 if depth == 0 {
-                    return ev.evaluate(&Position::from_raw_unchecked(p, o, Color::Black, lay.size));
+                    let om = if L::OPPONENT_MOVES { $moves(o, p) & lay.mask } else { 0 };
+                    return leaf.leaf(lay, p, o, pm, om);
                 }
                 let mut best = -EVAL_INF;
                 let mut m = pm;
@@ -566,7 +576,7 @@ macro_rules! search_impl {
                     let sq = m.trailing_zeros();
                     m &= m - 1;
                     let f = $flips(p, o, sq);
-                    let v = -eval_pattern_ab(lay, ev, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, depth - 1, nodes);
+                    let v = -order_ab(lay, leaf, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, depth - 1, nodes);
                     if v > best {
                         best = v;
                         if v >= beta {
@@ -598,22 +608,33 @@ macro_rules! search_impl {
                         n += 1;
                     }
                 }
-                shallow_list(c, p, o, alpha, beta, empties, list)
+                shallow_list(c, p, o, alpha, beta, empties, list, lay.parity(e))
             }
 
             /// [`shallow`] with the empty squares in static order, one per byte of `list`
-            /// (`empties` of them, at most 8): moves in odd quadrants first, then the others,
-            /// each group in the list's order.
+            /// (`empties` of them, at most 8) and `parity` the quadrants with an odd number of
+            /// them ([`Layout::parity`]): moves in odd quadrants first, then the others, each
+            /// group in the list's order. No move generation: each empty square is tried
+            /// directly (as Edax's `search_shallow`), the opponent's moves only when there was
+            /// none.
+            #[allow(clippy::too_many_arguments, reason = "the search state is passed unpacked")]
             $(#[$attr])*
-            fn shallow_list(c: &mut Ctx<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, empties: u32, list: u64) -> i32 {
+            fn shallow_list(
+                c: &mut Ctx<'_>,
+                p: u64,
+                o: u64,
+                mut alpha: i32,
+                beta: i32,
+                empties: u32,
+                list: u64,
+                parity: u32,
+            ) -> i32 {
                 let lay = c.layout;
+                let odd = if c.tech.parity { parity } else { 0xf };
                 if empties <= 4 && c.tech.last_four {
                     return match empties {
-                        4 => solve4(c, p, o, alpha, beta),
-                        3 => {
-                            let x = order_empties::<3>(lay, lay.mask & !(p | o), c.tech.parity);
-                            solve3(c, p, o, alpha, beta, x, true)
-                        }
+                        4 => solve4(c, p, o, alpha, beta, by_parity::<4>(lay, list, odd)),
+                        3 => solve3(c, p, o, alpha, beta, by_parity::<3>(lay, list, odd), true),
                         2 => {
                             let e = lay.mask & !(p | o);
                             let x1 = e.trailing_zeros();
@@ -621,7 +642,7 @@ macro_rules! search_impl {
                         }
                         1 => {
                             c.nodes += 1;
-                            last1(p, (lay.mask & !(p | o)).trailing_zeros(), lay.mask, lay.squares)
+                            last1(p, (lay.mask & !(p | o)).trailing_zeros(), lay.mask, lay.squares, alpha)
                         }
                         _ => {
                             c.nodes += 1;
@@ -636,29 +657,32 @@ macro_rules! search_impl {
                         return bound;
                     }
                 }
-                let moves = $moves(p, o) & lay.mask;
-                if moves == 0 {
-                    if $moves(o, p) & lay.mask == 0 {
-                        return final_score(p, o, lay.squares);
-                    }
-                    return -shallow_list(c, o, p, -beta, -alpha, empties, list);
-                }
-                let odd = if c.tech.parity { lay.odd_quadrants(lay.mask & !(p | o)) } else { u64::MAX };
                 let mut best = -INF;
-                for part in [moves & odd, moves & !odd] {
-                    if part == 0 {
-                        continue;
-                    }
+                for want in [true, false] {
                     for i in 0..empties {
                         let sq = (list >> (8 * i)) as u32 & 63;
-                        if part >> sq & 1 == 0 {
+                        let bit = lay.quadrant_bit[sq as usize] as u32;
+                        // No opponent disc next to the square: nothing to flip.
+                        if (odd & bit != 0) != want || NEIGHBOUR[sq as usize] & o == 0 {
                             continue;
                         }
                         let f = $flips(p, o, sq);
+                        if f == 0 {
+                            continue;
+                        }
                         // The list without byte i.
                         let low = (1u64 << (8 * i)) - 1;
                         let rest = (list & low) | ((list >> 8) & !low);
-                        let v = -shallow_list(c, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, empties - 1, rest);
+                        let v = -shallow_list(
+                            c,
+                            o ^ f,
+                            p ^ f ^ (1 << sq),
+                            -beta,
+                            -alpha,
+                            empties - 1,
+                            rest,
+                            parity ^ bit,
+                        );
                         if v > best {
                             best = v;
                             if v >= beta {
@@ -670,12 +694,18 @@ macro_rules! search_impl {
                         }
                     }
                 }
+                if best == -INF {
+                    if $moves(o, p) & lay.mask == 0 {
+                        return final_score(p, o, lay.squares);
+                    }
+                    return -shallow_list(c, o, p, -beta, -alpha, empties, list, parity);
+                }
                 best
             }
 
-            /// Four empty squares: tried in parity order (odd quadrants first).
+            /// Four empty squares, `x` in parity order (odd quadrants first).
             $(#[$attr])*
-            fn solve4(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+            fn solve4(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32, x: [u32; 4]) -> i32 {
                 let lay = c.layout;
                 if c.tech.stability && alpha >= stability_threshold(4, lay.squares) {
                     let bound = lay.squares - 2 * stable_discs(o, p, lay).count_ones() as i32;
@@ -684,7 +714,6 @@ macro_rules! search_impl {
                         return bound;
                     }
                 }
-                let x = order_empties::<4>(lay, lay.mask & !(p | o), c.tech.parity);
                 solve4_with(c, p, o, alpha, beta, x, true)
             }
 
@@ -769,7 +798,7 @@ macro_rules! search_impl {
                 let f = if NEIGHBOUR[x1 as usize] & o != 0 { $flips(p, o, x1) } else { 0 };
                 if f != 0 {
                     c.nodes += 1;
-                    best = -last1(o ^ f, x2, mask, squares);
+                    best = -last1(o ^ f, x2, mask, squares, -beta);
                     if best >= beta {
                         return best;
                     }
@@ -777,7 +806,7 @@ macro_rules! search_impl {
                 let f = if NEIGHBOUR[x2 as usize] & o != 0 { $flips(p, o, x2) } else { 0 };
                 if f != 0 {
                     c.nodes += 1;
-                    let v = -last1(o ^ f, x1, mask, squares);
+                    let v = -last1(o ^ f, x1, mask, squares, -beta);
                     if v > best {
                         best = v;
                     }
@@ -795,19 +824,17 @@ macro_rules! search_impl {
     };
 }
 
-/// The `N` empty squares of `empties`, those in odd quadrants first (when `parity`), each group
-/// in static square order.
+/// The first `N` squares of `list` (one per byte, static order), those in the quadrants of
+/// `odd` ([`Layout::parity`] bits) first, each group in the list's order.
 #[inline(always)]
-fn order_empties<const N: usize>(lay: &Layout, empties: u64, parity: bool) -> [u32; N] {
-    let odd = if parity { lay.odd_quadrants(empties) } else { u64::MAX };
+fn by_parity<const N: usize>(lay: &Layout, list: u64, odd: u32) -> [u32; N] {
     let mut out = [0u32; N];
     let mut n = 0;
-    for part in [empties & odd, empties & !odd] {
-        for &class in lay.classes() {
-            let mut m = part & class;
-            while m != 0 && n < N {
-                out[n] = m.trailing_zeros();
-                m &= m - 1;
+    for want in [true, false] {
+        for i in 0..N {
+            let sq = (list >> (8 * i)) as u32 & 63;
+            if (odd & lay.quadrant_bit[sq as usize] as u32 != 0) == want {
+                out[n] = sq;
                 n += 1;
             }
         }
@@ -906,7 +933,65 @@ mod tests {
             let o = lay.mask & !p & !(1 << sq);
             let pos = Position::from_raw_unchecked(p, o, othello_rules::Color::Black, size);
             let want = negamax(&pos);
-            assert_eq!(last1(p, sq, lay.mask, lay.squares), want, "{pos}");
+            assert_eq!(last1(p, sq, lay.mask, lay.squares, -INF), want, "{pos}");
+            // Fail-soft against any alpha: exact above it, an upper bound at or below it.
+            let alpha = rng.random_range(-lay.squares..=lay.squares);
+            let v = last1(p, sq, lay.mask, lay.squares, alpha);
+            if want > alpha {
+                assert_eq!(v, want, "{pos} alpha {alpha}");
+            } else {
+                assert!(want <= v && v <= alpha, "{pos} alpha {alpha}: {v} for {want}");
+            }
+        }
+    }
+
+    #[test]
+    fn by_parity_puts_odd_quadrants_first_in_static_order() {
+        let mut rng = SmallRng::seed_from_u64(23);
+        for i in 0..3000 {
+            let size = [BoardSize::Eight, BoardSize::Six, BoardSize::Four][i % 3];
+            let lay = Layout::of(size);
+            let mut empties = 0u64;
+            while empties.count_ones() < 4 {
+                empties |= 1 << rng.random_range(0..64) & lay.mask;
+            }
+            // The list `shallow` builds: static order, class then index.
+            let mut order = Vec::new();
+            for &class in lay.classes() {
+                order.extend((0..64).filter(|&sq| (empties & class) >> sq & 1 != 0));
+            }
+            let list = order
+                .iter()
+                .enumerate()
+                .fold(0u64, |l, (k, &sq)| l | (sq as u64) << (8 * k));
+            let odd = lay.odd_quadrants(empties);
+            let want: Vec<u32> = order
+                .iter()
+                .filter(|&&sq| odd >> sq & 1 != 0)
+                .chain(order.iter().filter(|&&sq| odd >> sq & 1 == 0))
+                .copied()
+                .collect();
+            assert_eq!(
+                by_parity::<4>(lay, list, lay.parity(empties)).to_vec(),
+                want,
+                "{size} {empties:#x}"
+            );
+            // Three squares: the first three of the list.
+            let e3 = empties & !(1u64 << order[3]);
+            let odd3 = lay.odd_quadrants(e3);
+            let want3: Vec<u32> = order[..3]
+                .iter()
+                .filter(|&&sq| odd3 >> sq & 1 != 0)
+                .chain(order[..3].iter().filter(|&&sq| odd3 >> sq & 1 == 0))
+                .copied()
+                .collect();
+            assert_eq!(
+                by_parity::<3>(lay, list, lay.parity(e3)).to_vec(),
+                want3,
+                "{size} {e3:#x}"
+            );
+            // Parity off: the list's order.
+            assert_eq!(by_parity::<4>(lay, list, 0xf).to_vec(), order, "{size}");
         }
     }
 

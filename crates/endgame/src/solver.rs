@@ -288,6 +288,11 @@ impl Solver {
             let never = AtomicBool::new(false);
             return self.solve_with_stop(pos, mode, external.unwrap_or(&never));
         }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            // Already late: do not race the watcher (a fast solve could finish before it runs).
+            self.last_nodes = 0;
+            return None;
+        }
         let stop = AtomicBool::new(false);
         let done = AtomicBool::new(false);
         std::thread::scope(|s| {

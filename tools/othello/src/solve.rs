@@ -6,7 +6,7 @@ use crate::input::{check_hash, check_threads};
 use crate::output::{Output, nps, progress};
 use crate::perft::round_ms;
 use othello_endgame::{SolveMode, Solver, SolverConfig};
-use othello_rules::{Move, ObfLine};
+use othello_rules::{BoardSize, Move, ObfLine};
 use serde_json::json;
 use std::path::Path;
 use std::time::Instant;
@@ -31,9 +31,11 @@ pub struct SolveArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
-    /// Evaluation ordering the solver's moves far from the leaves (`pattern`, or any `eval=`
-    /// value of an engine spec); `none`: the built-in mobility ordering. Scores never change.
-    #[arg(long, default_value = "none")]
+    /// Evaluation ordering the solver's moves far from the leaves: `auto` (the pattern
+    /// evaluation on 8x8, the built-in mobility ordering on 4x4 and 6x6), `none` (the built-in
+    /// ordering everywhere), `pattern`, or any `eval=` value of an engine spec. Scores never
+    /// change, only the work.
+    #[arg(long, default_value = "auto")]
     eval: String,
     /// No progress bar.
     #[arg(long, short)]
@@ -129,14 +131,29 @@ pub fn run(args: &SolveArgs) -> CliResult {
     } else {
         SolveMode::Exact
     };
-    let mut config = SolverConfig::default()
+    let config = SolverConfig::default()
         .with_tt_mib(args.hash)
         .with_threads(args.threads);
-    if args.eval != "none" {
-        let eval = crate::evalspec::CliEval::parse(Some(&args.eval), None, "solve --eval")?;
-        config = config.with_ordering(move |pos| othello_eval::Evaluator::evaluate(&eval, pos));
-    }
-    let mut solver = Solver::new(config);
+    // `auto`: the pattern ordering on 8x8 (measured faster there, docs/BENCHMARKS.md) and the
+    // built-in one on the smaller boards, which have no pattern tables. Each solver is made
+    // (and its table allocated) when a position first needs it.
+    let (ordering, auto) = match args.eval.as_str() {
+        "none" => (None, false),
+        "auto" => (
+            Some(crate::evalspec::CliEval::parse(Some("pattern"), None, "solve --eval")?),
+            true,
+        ),
+        text => (
+            Some(crate::evalspec::CliEval::parse(Some(text), None, "solve --eval")?),
+            false,
+        ),
+    };
+    let ordered_config = ordering.map(|eval| {
+        config
+            .clone()
+            .with_ordering(move |pos| othello_eval::Evaluator::evaluate(&eval, pos))
+    });
+    let (mut ordered, mut plain): (Option<Solver>, Option<Solver>) = (None, None);
     let out = Output::new(args.json);
     // After the table's allocation (each position's time also excludes clearing it).
     let t0 = Instant::now();
@@ -146,6 +163,10 @@ pub fn run(args: &SolveArgs) -> CliResult {
         let pos = line.position;
         // Each position starts from an empty table, so its node count is that of a fresh
         // solver: the same whatever came before it in the file (docs/conventions.md).
+        let solver = match &ordered_config {
+            Some(c) if !auto || pos.size() == BoardSize::Eight => ordered.get_or_insert_with(|| Solver::new(c.clone())),
+            _ => plain.get_or_insert_with(|| Solver::new(config.clone())),
+        };
         solver.new_game();
         let sol = solver.solve(&pos, mode);
         let mut nodes = sol.nodes;

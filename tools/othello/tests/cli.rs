@@ -468,3 +468,33 @@ fn bench_movetime_reports_the_overshoot_distribution() {
         assert_eq!(o.status.code(), Some(2), "{args:?}");
     }
 }
+
+#[test]
+fn solve_orders_by_the_pattern_evaluation_on_8x8_only_by_default() {
+    // A 6x6 position of 16 empties (no pattern tables) and FFO #40 (8x8, 20 empties: the
+    // evaluation orders from 14 empties on), in one file.
+    let six = "------XOOO--OOOO---OXO-X--OOOX-OOO-X X";
+    let ffo40 = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X-------- X";
+    let file = std::env::temp_dir().join(format!("othello-solve-auto-{}.obf", std::process::id()));
+    std::fs::write(&file, format!("{six}\n{ffo40}\n")).unwrap();
+    let nodes = |eval: Option<&str>| -> Vec<(i64, u64)> {
+        let mut args = vec!["solve", file.to_str().unwrap(), "--json", "--hash", "16"];
+        if let Some(e) = eval {
+            args.extend(["--eval", e]);
+        }
+        json_lines(&othello(&args))
+            .iter()
+            .take(2)
+            .map(|v| (v["score"].as_i64().unwrap(), v["nodes"].as_u64().unwrap()))
+            .collect()
+    };
+    let (auto, none, pattern) = (nodes(None), nodes(Some("none")), nodes(Some("pattern")));
+    std::fs::remove_file(&file).ok();
+    // The same scores whatever orders the moves.
+    assert_eq!(auto.iter().map(|x| x.0).collect::<Vec<_>>(), vec![30, 38]);
+    assert!(none.iter().zip(&pattern).all(|(a, b)| a.0 == b.0) && none[0].0 == auto[0].0);
+    // 6x6: the built-in ordering; 8x8: the pattern evaluation's.
+    assert_eq!(auto[0].1, none[0].1);
+    assert_eq!(auto[1].1, pattern[1].1);
+    assert_ne!(auto[1].1, none[1].1);
+}

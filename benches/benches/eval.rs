@@ -10,9 +10,9 @@
 //! the time per call.
 #![expect(missing_docs, reason = "criterion_group! generates undocumented functions")]
 
-use criterion::measurement::{Measurement, WallTime};
-use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
-use othello_benches::{ThreadCpu, bench_scores, cpu_criterion, spread_positions, thread_cpu_ns};
+use criterion::measurement::Measurement;
+use criterion::{BenchmarkGroup, Criterion, Throughput};
+use othello_benches::{bench_scores, spread_positions};
 use othello_eval::{
     Corners, Discs, Evaluator, Feature, Mobility, Parity, PotentialMobility, Stability, WeightedEval, XcSquares,
 };
@@ -77,20 +77,4 @@ fn bench<M: Measurement>(c: &mut Criterion<M>, group: &str) {
     g.finish();
 }
 
-fn wall(c: &mut Criterion<WallTime>) {
-    bench(c, "eval x1024");
-}
-
-fn cpu(c: &mut Criterion<ThreadCpu>) {
-    if thread_cpu_ns().is_some() {
-        bench(c, "eval-cpu x1024");
-    }
-}
-
-criterion_group!(wall_time, wall);
-criterion_group! {
-    name = cpu_time;
-    config = cpu_criterion();
-    targets = cpu
-}
-criterion_main!(wall_time, cpu_time);
+othello_benches::wall_and_cpu_main!(bench, "eval x1024", "eval-cpu x1024");

@@ -16,9 +16,9 @@
 //! per call.
 #![expect(missing_docs, reason = "criterion_group! generates undocumented functions")]
 
-use criterion::measurement::{Measurement, WallTime};
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use othello_benches::{ThreadCpu, bench_scores, cpu_criterion, spread_positions, thread_cpu_ns};
+use criterion::measurement::Measurement;
+use criterion::{Criterion, Throughput};
+use othello_benches::{bench_scores, spread_positions};
 use othello_eval::{Evaluator, WeightedEval};
 use othello_pattern::{Extraction, PatternEval, Weights, feature_indices, weights::per_phase};
 use othello_rules::Position;
@@ -106,20 +106,4 @@ fn bench<M: Measurement>(c: &mut Criterion<M>, group: &str) {
     }
 }
 
-fn wall(c: &mut Criterion<WallTime>) {
-    bench(c, "pattern");
-}
-
-fn cpu(c: &mut Criterion<ThreadCpu>) {
-    if thread_cpu_ns().is_some() {
-        bench(c, "pattern-cpu");
-    }
-}
-
-criterion_group!(wall_time, wall);
-criterion_group! {
-    name = cpu_time;
-    config = cpu_criterion();
-    targets = cpu
-}
-criterion_main!(wall_time, cpu_time);
+othello_benches::wall_and_cpu_main!(bench, "pattern", "pattern-cpu");

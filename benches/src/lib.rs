@@ -147,3 +147,29 @@ impl ValueFormatter for Nanos {
         "ns"
     }
 }
+
+/// The `main` of a per-call bench measured twice: `$bench(c, $wall_name)` by wall time with
+/// criterion's defaults, then `$bench(c, $cpu_name)` by the thread's CPU clock
+/// ([`cpu_criterion`]) where that clock exists.
+#[macro_export]
+macro_rules! wall_and_cpu_main {
+    ($bench:path, $wall_name:expr, $cpu_name:expr) => {
+        fn wall(c: &mut criterion::Criterion<criterion::measurement::WallTime>) {
+            $bench(c, $wall_name);
+        }
+
+        fn cpu(c: &mut criterion::Criterion<$crate::ThreadCpu>) {
+            if $crate::thread_cpu_ns().is_some() {
+                $bench(c, $cpu_name);
+            }
+        }
+
+        criterion::criterion_group!(wall_time, wall);
+        criterion::criterion_group! {
+            name = cpu_time;
+            config = $crate::cpu_criterion();
+            targets = cpu
+        }
+        criterion::criterion_main!(wall_time, cpu_time);
+    };
+}

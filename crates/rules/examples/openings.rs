@@ -9,17 +9,9 @@
 use othello_rules::{Position, canonical};
 use std::collections::HashSet;
 
-/// The xorshift64 generator.
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
+#[path = "support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
 
 fn main() {
     let mut args = std::env::args().skip(1).map(|a| a.parse::<u64>());

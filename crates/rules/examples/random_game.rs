@@ -2,17 +2,9 @@
 //! `cargo run --release -p othello-rules --example random_game -- [SEED] [SIZE]`.
 use othello_rules::{BoardSize, Move, Position};
 
-/// A small xorshift generator, so the example needs nothing but the rules crate.
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
+#[path = "support/xorshift.rs"]
+mod xorshift;
+use xorshift::XorShift;
 
 fn main() {
     let mut args = std::env::args().skip(1);

@@ -246,16 +246,7 @@ fn run_hashed(backend: Backend, p: u64, o: u64, mask: u64, depth: u32, table: &P
 
 /// The number of leaves `depth` plies below `pos` (see the module docs for the convention).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    run_plain(
-        movegen::backend(),
-        pos.player().0,
-        pos.opponent().0,
-        pos.size().mask().0,
-        depth,
-    )
+    perft_with(movegen::backend(), pos, depth).expect("the chosen back end runs on this CPU")
 }
 
 /// Perft with the back end `backend`, or `None` when the CPU cannot run it (tests and
@@ -278,10 +269,7 @@ pub fn perft_with(backend: Backend, pos: &Position, depth: u32) -> Option<u64> {
 
 /// Perft with the portable move generator, whatever the CPU (for comparisons and tests).
 pub fn perft_portable(pos: &Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    plain_portable(pos.player().0, pos.opponent().0, pos.size().mask().0, depth)
+    perft_with(Backend::Portable, pos, depth).expect("the portable code runs everywhere")
 }
 
 /// Perft with a cache of about `hash_mib` MiB keyed by the full position.

@@ -12,7 +12,8 @@
 //! `BUSY_MIN_DEPTH` on) in a small shared [`BusySet`](othello_table::BusySet), and a thread that meets a move whose
 //! child is marked by another thread (other than the first move of a node: the young brothers
 //! wait) searches the node's other moves first and that one last, by when the table usually
-//! holds its value. Measured in `docs/BENCHMARKS.md` (1.45-1.6x with 2 threads, loaded).
+//! holds its value. Measured in `docs/BENCHMARKS.md`: 1.92x with 2 threads on `othello bench`
+//! (Intel Xeon, family 6 model 207, quiet, 2026-11-30).
 //!
 //! The helpers stop when the main thread is done, and the result is the main thread's alone:
 //! the order of the moves changes only which work is done first, and thanks to the equal-draft

@@ -158,6 +158,23 @@ def _report_failures(outcome) -> None:
     print(f"{len(outcome.failures)} units failed; rerun to retry them (finished units stay in the journal)", file=sys.stderr)
 
 
+def _run_journaled(args: argparse.Namespace, kind: str, job: str, units, binary, identity: str, **run_options):
+    """Runs `units` on the cluster under the journal of `job` (finished units are kept there and
+    not run again); the outcome, or None once failed units are reported."""
+    journal = Journal(_journal_path(args, kind, job), job, identity, kind)
+    init_ray(args.address, args.num_cpus)
+    from .runner import run_units
+
+    try:
+        outcome = run_units(units, journal, binary, identity, retries=args.retries, **run_options)
+    finally:
+        journal.close()
+    if not outcome.complete:
+        _report_failures(outcome)
+        return None
+    return outcome
+
+
 def _write(args: argparse.Namespace, text: str) -> None:
     if args.output:
         tmp = args.output + ".tmp"
@@ -189,18 +206,8 @@ def run_perft(args: argparse.Namespace) -> int:
         plan = perft_mod.plan(binary, args.depth, split, args.units, args.position, args.moves, args.size, args.threads)
     except (ValueError, bin_.BadInput) as e:
         raise UsageError(str(e)) from e
-    journal = Journal(_journal_path(args, "perft", plan.job), plan.job, identity, "perft")
-    init_ray(args.address, args.num_cpus)
-    from .runner import run_units
-
-    try:
-        outcome = run_units(
-            plan.units, journal, args.binary and binary, identity, retries=args.retries, num_cpus=args.threads
-        )
-    finally:
-        journal.close()
-    if not outcome.complete:
-        _report_failures(outcome)
+    outcome = _run_journaled(args, "perft", plan.job, plan.units, args.binary and binary, identity, num_cpus=args.threads)
+    if outcome is None:
         return 1
     n = perft_mod.total(plan, outcome.results)
     result: dict[str, Any] = {
@@ -241,16 +248,8 @@ def run_solve(args: argparse.Namespace) -> int:
         job, units = solve_mod.plan(lines, args.shard_size, options)
     except ValueError as e:
         raise UsageError(str(e)) from e
-    journal = Journal(_journal_path(args, "solve", job), job, identity, "solve")
-    init_ray(args.address, args.num_cpus)
-    from .runner import run_units
-
-    try:
-        outcome = run_units(units, journal, args.binary and binary, identity, retries=args.retries, num_cpus=args.threads)
-    finally:
-        journal.close()
-    if not outcome.complete:
-        _report_failures(outcome)
+    outcome = _run_journaled(args, "solve", job, units, args.binary and binary, identity, num_cpus=args.threads)
+    if outcome is None:
         return 1
     rows = solve_mod.ordered(lines, units, outcome.results)
     _write(args, "".join(json.dumps(r) + "\n" for r in rows))
@@ -308,16 +307,8 @@ def run_games(args: argparse.Namespace) -> int:
         job, units = selfplay_mod.games_plan(args.first, args.games, args.batch, options, done)
     except ValueError as e:
         raise UsageError(str(e)) from e
-    journal = Journal(_journal_path(args, "games", job), job, identity, "games")
-    init_ray(args.address, args.num_cpus)
-    from .runner import run_units
-
-    try:
-        outcome = run_units(units, journal, worker_bin, identity, retries=args.retries)
-    finally:
-        journal.close()
-    if not outcome.complete:
-        _report_failures(outcome)
+    outcome = _run_journaled(args, "games", job, units, worker_bin, identity)
+    if outcome is None:
         return 1
     lines = selfplay_mod.games_ordered(units, outcome.results)
     _append(args.out, lines)
@@ -347,16 +338,8 @@ def run_labels(args: argparse.Namespace) -> int:
         selfplay_mod.labels_merge([], {}, existing)
     except (ValueError, KeyError, TypeError) as e:
         raise UsageError(f"{args.out}: {e}") from e
-    journal = Journal(_journal_path(args, "labels", job), job, identity, "labels")
-    init_ray(args.address, args.num_cpus)
-    from .runner import run_units
-
-    try:
-        outcome = run_units(units, journal, worker_bin, identity, retries=args.retries)
-    finally:
-        journal.close()
-    if not outcome.complete:
-        _report_failures(outcome)
+    outcome = _run_journaled(args, "labels", job, units, worker_bin, identity)
+    if outcome is None:
         return 1
     lines = selfplay_mod.labels_merge(units, outcome.results, existing)
     _append(args.out, lines)

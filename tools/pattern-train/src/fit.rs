@@ -157,25 +157,63 @@ pub struct Errors {
     pub rms: f64,
     /// Mean absolute error.
     pub mae: f64,
+    /// Standard deviation of the labels themselves (how spread the scores are: the error of
+    /// always answering their mean).
+    pub sd: f64,
+    /// Mean of the labels.
+    pub mean: f64,
 }
 
 /// The errors of `eval` on `rows`.
 pub fn errors<'a>(eval: &impl Evaluator, rows: impl IntoIterator<Item = &'a Row>) -> Errors {
-    let (mut n, mut sq, mut abs) = (0usize, 0.0, 0.0);
+    let (mut n, mut sq, mut abs, mut sum, mut sum_sq) = (0usize, 0.0, 0.0, 0.0, 0.0);
     for r in rows {
         let d = (f64::from(eval.evaluate(&r.pos)) - r.target) / 100.0;
+        let y = r.target / 100.0;
         n += 1;
         sq += d * d;
         abs += d.abs();
+        sum += y;
+        sum_sq += y * y;
     }
     if n == 0 {
         return Errors::default();
     }
+    let mean = sum / n as f64;
     Errors {
         n,
         rms: (sq / n as f64).sqrt(),
         mae: abs / n as f64,
+        sd: (sum_sq / n as f64 - mean * mean).max(0.0).sqrt(),
+        mean,
     }
+}
+
+/// The errors over the empties `lo..=hi` from per-empties errors `(empties, pattern, hand)`,
+/// weighted by their position counts: `(pattern, hand)`.
+pub fn band(by_e: &[(u32, Errors, Errors)], lo: u32, hi: u32) -> (Errors, Errors) {
+    let merge = |pick: &dyn Fn(&(u32, Errors, Errors)) -> Errors| {
+        let (mut n, mut sq, mut ab, mut sum, mut sum_sq) = (0usize, 0.0, 0.0, 0.0, 0.0);
+        for x in by_e.iter().filter(|x| (lo..=hi).contains(&x.0)) {
+            let e = pick(x);
+            let w = e.n as f64;
+            n += e.n;
+            sq += e.rms * e.rms * w;
+            ab += e.mae * w;
+            sum += e.mean * w;
+            sum_sq += (e.sd * e.sd + e.mean * e.mean) * w;
+        }
+        let d = n.max(1) as f64;
+        let mean = sum / d;
+        Errors {
+            n,
+            rms: (sq / d).sqrt(),
+            mae: ab / d,
+            sd: (sum_sq / d - mean * mean).max(0.0).sqrt(),
+            mean,
+        }
+    };
+    (merge(&|x| x.1), merge(&|x| x.2))
 }
 
 /// Quantises a phase's values into `out` (scale 100: centi-discs).
@@ -403,5 +441,68 @@ mod tests {
             assert_eq!(all, (0..=60).collect::<Vec<_>>());
         }
         assert_eq!(phase_empties(4, 15), vec![17, 18, 19, 20]);
+    }
+
+    /// Errors of an evaluation against labels: the RMS, MAE, the labels' own spread, and the
+    /// pooling of several groups into a band equal the figures of the union computed directly.
+    #[test]
+    fn errors_and_bands_pool_exactly() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        let eval = othello_eval::Discs;
+        let mut labels = Vec::new();
+        for g in 0..40u32 {
+            let mut pos = Position::start();
+            while !pos.is_game_over() {
+                let moves = pos.moves();
+                pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
+                labels.push(Label {
+                    game: g,
+                    pos,
+                    centi: rng.random_range(-6400..=6400),
+                    method: "exact".into(),
+                });
+            }
+        }
+        let rows: Vec<Row> = labels.iter().map(|l| row(l, 1)).collect();
+        // Direct figures over rows with 10-20 empties.
+        let chosen: Vec<&Row> = rows.iter().filter(|r| (10..=20).contains(&r.empties)).collect();
+        let d: Vec<f64> = chosen
+            .iter()
+            .map(|r| (f64::from(eval.evaluate(&r.pos)) - r.target) / 100.0)
+            .collect();
+        let y: Vec<f64> = chosen.iter().map(|r| r.target / 100.0).collect();
+        let n = d.len() as f64;
+        let rms = (d.iter().map(|x| x * x).sum::<f64>() / n).sqrt();
+        let mae = d.iter().map(|x| x.abs()).sum::<f64>() / n;
+        let mean = y.iter().sum::<f64>() / n;
+        let sd = (y.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n).sqrt();
+        let whole = errors(&eval, chosen.iter().copied());
+        assert_eq!(whole.n, chosen.len());
+        for (a, b) in [(whole.rms, rms), (whole.mae, mae), (whole.sd, sd), (whole.mean, mean)] {
+            assert!((a - b).abs() < 1e-9, "{a} against {b}");
+        }
+        // Pooled by empties: the same figures; the hand errors pool the same way.
+        let by_e: Vec<(u32, Errors, Errors)> = (0..=60)
+            .map(|e| {
+                let g: Vec<&Row> = rows.iter().filter(|r| r.empties == e).collect();
+                (
+                    e,
+                    errors(&eval, g.iter().copied()),
+                    errors(&othello_eval::Discs, g.iter().copied()),
+                )
+            })
+            .collect();
+        let (ours, hand) = band(&by_e, 10, 20);
+        assert_eq!(ours.n, chosen.len());
+        for (a, b) in [
+            (ours.rms, rms),
+            (ours.mae, mae),
+            (ours.sd, sd),
+            (ours.mean, mean),
+            (hand.rms, rms),
+        ] {
+            assert!((a - b).abs() < 1e-9, "{a} against {b}");
+        }
+        assert!(rms > 1.0 && sd > 1.0);
     }
 }

@@ -5,11 +5,16 @@
 //! resumed run makes exactly the games that are missing. Each game is a JSON line written as it
 //! finishes: `{"game":7,"seed":2026,"moves":"f5d6c3...","black":12}` (`black`: the final disc
 //! difference for black, empties to the winner). Passes are written as `PS`.
+//!
+//! The self-play engine is the hand-feature PVS at depth 2 by default; `--eval pattern` and a
+//! deeper `--depth` (with `--epsilon 0`) make games of engine-quality play instead, e.g. a
+//! held-out set that looks like the positions a strong engine meets (docs/pattern.md).
 
 use crate::error::{TrainError, TrainResult};
 use crate::jsonl::{self, OnBad};
 use ahash::AHashSet;
-use othello_eval::WeightedEval;
+use othello_eval::{Evaluator, WeightedEval};
+use othello_pattern::PatternEval;
 use othello_rules::{Color, Move, Position};
 use othello_search::{Limits, SearchConfig, Searcher};
 use rand::rngs::SmallRng;
@@ -31,6 +36,45 @@ pub struct GamesConfig {
     pub epsilon: f64,
     /// The random opening has `0..=random_plies` moves (chosen per game).
     pub random_plies: u32,
+    /// The self-play evaluation.
+    pub eval: PlayEval,
+}
+
+/// The evaluation of the self-play searches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PlayEval {
+    /// The hand-feature default (`WeightedEval::default()`).
+    #[default]
+    Hand,
+    /// The embedded default pattern weights (`PatternEval::default()`).
+    Pattern,
+}
+
+impl PlayEval {
+    /// Its name in the command line and in the games file.
+    pub fn name(self) -> &'static str {
+        match self {
+            PlayEval::Hand => "hand",
+            PlayEval::Pattern => "pattern",
+        }
+    }
+}
+
+/// The self-play searcher's evaluation (one of [`PlayEval`]).
+pub enum SelfPlayEval {
+    /// Hand features.
+    Hand(WeightedEval),
+    /// Patterns.
+    Pattern(Box<PatternEval>),
+}
+
+impl Evaluator for SelfPlayEval {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        match self {
+            SelfPlayEval::Hand(e) => e.evaluate(pos),
+            SelfPlayEval::Pattern(e) => e.evaluate(pos),
+        }
+    }
 }
 
 impl Default for GamesConfig {
@@ -42,6 +86,7 @@ impl Default for GamesConfig {
             depth: 2,
             epsilon: 0.1,
             random_plies: 10,
+            eval: PlayEval::Hand,
         }
     }
 }
@@ -72,8 +117,8 @@ impl Game {
         self.moves.iter().fold(Position::start(), |p, &m| p.play_unchecked(m))
     }
 
-    /// The JSON Lines form.
-    pub fn to_line(&self, seed: u64) -> String {
+    /// The JSON Lines form; `player` says how the moves were chosen (not read back).
+    pub fn to_line(&self, seed: u64, player: &str) -> String {
         let end = self.final_position();
         let black = if end.side_to_move() == Color::Black {
             end.final_score()
@@ -81,7 +126,7 @@ impl Game {
             -end.final_score()
         };
         json!({"game": self.game, "seed": seed,
-            "moves": othello_rules::text::format_moves(&self.moves), "black": black})
+            "moves": othello_rules::text::format_moves(&self.moves), "black": black, "player": player})
         .to_string()
     }
 
@@ -114,7 +159,7 @@ fn game_rng(seed: u64, index: u32) -> SmallRng {
 }
 
 /// Plays game `index`.
-pub fn play_game(config: &GamesConfig, index: u32, searcher: &mut Searcher<WeightedEval>) -> Game {
+pub fn play_game(config: &GamesConfig, index: u32, searcher: &mut Searcher<SelfPlayEval>) -> Game {
     let mut rng = game_rng(config.seed, index);
     searcher.new_game();
     let mut pos = Position::start();
@@ -138,11 +183,23 @@ pub fn play_game(config: &GamesConfig, index: u32, searcher: &mut Searcher<Weigh
     Game { game: index, moves }
 }
 
-/// A searcher for self-play: the default hand-feature evaluation, no endgame solving.
-pub fn self_play_searcher() -> Searcher<WeightedEval> {
-    Searcher::new(
-        WeightedEval::default(),
-        SearchConfig::default().with_tt_mib(4).with_endgame_empties(0),
+/// A searcher for self-play with the evaluation `eval`, no endgame solving.
+pub fn self_play_searcher(eval: PlayEval) -> Searcher<SelfPlayEval> {
+    let eval = match eval {
+        PlayEval::Hand => SelfPlayEval::Hand(WeightedEval::default()),
+        PlayEval::Pattern => SelfPlayEval::Pattern(Box::default()),
+    };
+    Searcher::new(eval, SearchConfig::default().with_tt_mib(4).with_endgame_empties(0))
+}
+
+/// How the moves of `config`'s games are chosen, as recorded in each line.
+pub fn player(config: &GamesConfig) -> String {
+    format!(
+        "pvs:depth={},eval={} epsilon={} random_plies={}",
+        config.depth,
+        config.eval.name(),
+        config.epsilon,
+        config.random_plies
     )
 }
 
@@ -159,16 +216,62 @@ pub fn run(config: &GamesConfig, path: &str, on_bad: OnBad, mut progress: impl F
     // Cut a line left partial by an interruption first, then see what is done.
     let mut out = jsonl::append(path)?;
     let done: AHashSet<u32> = read(path, true, on_bad)?.iter().map(|g| g.game).collect();
-    let mut searcher = self_play_searcher();
+    let mut searcher = self_play_searcher(config.eval);
+    let player = player(config);
     let mut made = 0;
     for index in config.first..config.first + config.games {
         if done.contains(&index) {
             continue;
         }
         let game = play_game(config, index, &mut searcher);
-        jsonl::write_line(&mut out, path, &game.to_line(config.seed))?;
+        jsonl::write_line(&mut out, path, &game.to_line(config.seed, &player))?;
         made += 1;
         progress(made);
     }
     Ok(made)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The self-play evaluation is the one asked for: with the same seed and no random moves
+    /// after the opening, pattern games are replayed exactly, differ from the hand-feature ones,
+    /// and every move after the opening is the searcher's choice with that evaluation.
+    #[test]
+    fn self_play_uses_the_chosen_evaluation() {
+        let config = |eval| GamesConfig {
+            games: 1,
+            depth: 2,
+            epsilon: 0.0,
+            random_plies: 4,
+            eval,
+            ..GamesConfig::default()
+        };
+        let (hand, pattern) = (config(PlayEval::Hand), config(PlayEval::Pattern));
+        let mut differ = false;
+        for index in 0..6 {
+            let h = play_game(&hand, index, &mut self_play_searcher(PlayEval::Hand));
+            let p = play_game(&pattern, index, &mut self_play_searcher(PlayEval::Pattern));
+            assert_eq!(
+                p,
+                play_game(&pattern, index, &mut self_play_searcher(PlayEval::Pattern))
+            );
+            differ |= h.moves != p.moves;
+            // Replay the pattern game: after its random opening (the stream's first draw),
+            // each choice among several legal moves is the pattern search's.
+            let opening = game_rng(pattern.seed, index).random_range(0..=pattern.random_plies) as usize;
+            let mut searcher = self_play_searcher(PlayEval::Pattern);
+            let mut pos = Position::start();
+            for (ply, &mv) in p.moves.iter().enumerate() {
+                if ply >= opening && pos.moves().len() > 1 {
+                    let best = searcher.search(&pos, &Limits::depth(2), |_| {}).best_move;
+                    assert_eq!(best, mv, "game {index} ply {ply}");
+                }
+                pos = pos.play_unchecked(mv);
+            }
+        }
+        assert!(differ, "pattern and hand self-play gave the same games");
+        assert_eq!(player(&pattern), "pvs:depth=2,eval=pattern epsilon=0 random_plies=4");
+    }
 }

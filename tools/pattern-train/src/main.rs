@@ -8,6 +8,9 @@
 //!    games kept apart from the start), with an optional bootstrap of the earlier phases by
 //!    search; prints per-phase held-out errors and writes the weights file.
 //!
+//! And `errors`: the errors of any weights file (the embedded default included) on any labels
+//! file, e.g. labels of positions from stronger play than the training games.
+//!
 //! Bad input prints one line on stderr and exits 2. See `docs/pattern.md`.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -39,6 +42,24 @@ enum Command {
     Labels(LabelsArgs),
     /// Step 3: fit the weights per phase, print held-out errors, write the weights file.
     Fit(FitArgs),
+    /// The errors of a weights file on the exact labels of a labels file, by empties.
+    Errors(ErrorsArgs),
+}
+
+#[derive(Args, Debug)]
+struct ErrorsArgs {
+    /// The labels (from `labels`; only the exact ones are used).
+    #[arg(long)]
+    labels: String,
+    /// The weights file, or `default` for the embedded default weights.
+    #[arg(long, default_value = "default")]
+    weights: String,
+    /// Use only the games whose number is a multiple of this (1: every label; 10: the fit's
+    /// held-out games).
+    #[arg(long, default_value_t = 1)]
+    test_every: u32,
+    #[command(flatten)]
+    common: Common,
 }
 
 #[derive(Args, Debug)]
@@ -125,6 +146,10 @@ struct GamesArgs {
     /// Random opening moves: 0 to this many, chosen per game.
     #[arg(long, default_value_t = 10)]
     random_plies: u32,
+    /// Self-play evaluation: `hand` (the hand-feature default) or `pattern` (the embedded
+    /// default pattern weights).
+    #[arg(long, default_value = "hand")]
+    eval: String,
     #[command(flatten)]
     common: Common,
 }
@@ -167,7 +192,13 @@ fn run_games(a: &GamesArgs) -> TrainResult<()> {
     if !(1..=20).contains(&a.depth) {
         return Err(bad(format!("bad --depth {}: expected 1 to 20", a.depth)));
     }
+    let eval = match a.eval.as_str() {
+        "hand" => games::PlayEval::Hand,
+        "pattern" => games::PlayEval::Pattern,
+        other => return Err(bad(format!("bad --eval {other:?}: expected hand or pattern"))),
+    };
     let config = games::GamesConfig {
+        eval,
         games: a.games,
         first: a.first,
         seed: a.seed,
@@ -298,25 +329,7 @@ fn run_fit(a: &FitArgs) -> TrainResult<()> {
         );
     }
     let by_e = fit::errors_by_empties(&fitted.weights, &exact, a.test_every);
-    let band = |lo: u32, hi: u32| {
-        let (mut n, mut sq, mut ab, mut hsq) = (0usize, 0.0, 0.0, 0.0);
-        for (e, o, h) in &by_e {
-            if (lo..=hi).contains(e) {
-                n += o.n;
-                sq += o.rms * o.rms * o.n as f64;
-                ab += o.mae * o.n as f64;
-                hsq += h.rms * h.rms * h.n as f64;
-            }
-        }
-        let d = n.max(1) as f64;
-        (n, (sq / d).sqrt(), ab / d, (hsq / d).sqrt())
-    };
-    for (lo, hi) in [(14, 20), (10, 20)] {
-        let (n, rms, mae, hrms) = band(lo, hi);
-        println!(
-            "held-out exact {lo}-{hi} empties: n {n}, RMS {rms:.2}, MAE {mae:.2} discs (hand features RMS {hrms:.2})"
-        );
-    }
+    print_bands(&by_e, "held-out exact");
     println!(
         "wrote {} ({} phases), {:.1} s",
         a.out,
@@ -326,12 +339,58 @@ fn run_fit(a: &FitArgs) -> TrainResult<()> {
     Ok(())
 }
 
+/// Prints the errors of the 14-20 and 10-20 empties bands from per-empties errors.
+fn print_bands(by_e: &[(u32, fit::Errors, fit::Errors)], what: &str) {
+    for (lo, hi) in [(14, 20), (10, 20)] {
+        let (o, h) = fit::band(by_e, lo, hi);
+        println!(
+            "{what} {lo}-{hi} empties: n {}, RMS {:.2}, MAE {:.2} discs (hand features RMS {:.2}, MAE {:.2}; scores' SD {:.2})",
+            o.n, o.rms, o.mae, h.rms, h.mae, o.sd
+        );
+    }
+}
+
+fn run_errors(a: &ErrorsArgs) -> TrainResult<()> {
+    if a.test_every == 0 {
+        return Err(bad("bad --test-every 0: expected at least 1".into()));
+    }
+    let weights = if a.weights == "default" {
+        othello_pattern::Weights::from_bytes(othello_pattern::DEFAULT_WEIGHTS)
+            .map_err(|e| bad(format!("the embedded weights: {e}")))?
+    } else {
+        othello_pattern::Weights::from_path(&a.weights).map_err(|e| bad(format!("{}: {e}", a.weights)))?
+    };
+    let exact: Vec<labels::Label> = labels::read(&a.labels, false, a.common.on_bad())?
+        .into_iter()
+        .filter(|l| l.method == "exact")
+        .collect();
+    if exact.is_empty() {
+        return Err(bad(format!("{} has no exact labels", a.labels)));
+    }
+    let by_e = fit::errors_by_empties(&weights, &exact, a.test_every);
+    println!(
+        "errors of {} on {} (games = 0 mod {}), discs, the hand-feature default beside:",
+        a.weights, a.labels, a.test_every
+    );
+    println!("| empties | n | RMS | MAE | hand RMS | hand MAE | score SD |");
+    println!("|---|---|---|---|---|---|---|");
+    for (e, o, h) in &by_e {
+        println!(
+            "| {e} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} |",
+            o.n, o.rms, o.mae, h.rms, h.mae, o.sd
+        );
+    }
+    print_bands(&by_e, "exact");
+    Ok(())
+}
+
 fn main() {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Games(a) => run_games(a),
         Command::Labels(a) => run_labels(a),
         Command::Fit(a) => run_fit(a),
+        Command::Errors(a) => run_errors(a),
     };
     if let Err(e) = result {
         eprintln!("othello-pattern-train: {e}");

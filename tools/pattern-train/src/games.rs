@@ -203,6 +203,45 @@ pub fn player(config: &GamesConfig) -> String {
     )
 }
 
+/// Parses one game of an `othello play --jsonl` file (its `game` number, the `opening` move
+/// sequence, then the `moves`, `pass` for a pass) and checks it as [`Game::from_line`] does.
+/// Returns the game and who played black and white. An opening given as a position (OBF)
+/// has no moves from the start position: refused.
+pub fn from_play_line(line: &str) -> Result<(Game, String), String> {
+    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
+    let game = v["game"].as_u64().ok_or("missing or bad 'game'")?;
+    let opening = v["opening"].as_str().ok_or("missing or bad 'opening'")?;
+    let moves = v["moves"].as_array().ok_or("missing or bad 'moves'")?;
+    let mut text = String::from(opening);
+    for m in moves {
+        let m = m.as_str().ok_or("a move that is not a string")?;
+        text.push_str(if m == "pass" { "PS" } else { m });
+    }
+    let names = format!(
+        "{} vs {}",
+        v["black"].as_str().unwrap_or("?"),
+        v["white"].as_str().unwrap_or("?")
+    );
+    let line = json!({"game": game, "moves": text}).to_string();
+    let game =
+        Game::from_line(&line).map_err(|e| format!("{e} (an opening must be a move sequence from the start)"))?;
+    Ok((game, names))
+}
+
+/// Converts the games of an `othello play --jsonl` file into a games file (overwritten), so
+/// that `labels` and `errors` can measure an evaluation on the positions of a match. Returns
+/// how many games were written.
+pub fn import_play(play_path: &str, out_path: &str, on_bad: OnBad) -> TrainResult<usize> {
+    let games = jsonl::read(play_path, false, on_bad, from_play_line)?.0;
+    let mut text = String::new();
+    for (g, names) in &games {
+        text.push_str(&g.to_line(0, names));
+        text.push('\n');
+    }
+    std::fs::write(out_path, text).map_err(|e| TrainError::Input(format!("cannot write {out_path}: {e}")))?;
+    Ok(games.len())
+}
+
 /// Reads a games file.
 pub fn read(path: &str, missing_ok: bool, on_bad: OnBad) -> TrainResult<Vec<Game>> {
     Ok(jsonl::read(path, missing_ok, on_bad, Game::from_line)?.0)
@@ -273,5 +312,38 @@ mod tests {
         }
         assert!(differ, "pattern and hand self-play gave the same games");
         assert_eq!(player(&pattern), "pvs:depth=2,eval=pattern epsilon=0 random_plies=4");
+    }
+
+    /// A match game imports as the same moves (opening, moves, passes), read back unchanged;
+    /// an unfinished game, an OBF opening and a bad move are refused.
+    #[test]
+    fn imports_match_games() {
+        let game = play_game(&GamesConfig::default(), 3, &mut self_play_searcher(PlayEval::Hand));
+        let passes = game.moves.iter().filter(|m| **m == Move::Pass).count();
+        let names: Vec<String> = game.moves.iter().map(|m| m.to_string()).collect();
+        let opening: String = names[..4].concat();
+        let rest: Vec<String> = names[4..]
+            .iter()
+            .map(|m| {
+                if m == "PS" || m == "pass" {
+                    "pass".to_string()
+                } else {
+                    m.clone()
+                }
+            })
+            .collect();
+        let line = json!({"game": 9, "opening": opening, "moves": rest, "black": "a", "white": "b"}).to_string();
+        let (imported, who) = from_play_line(&line).unwrap();
+        assert_eq!(imported.moves, game.moves);
+        assert_eq!(imported.game, 9);
+        assert_eq!(who, "a vs b");
+        assert_eq!(Game::from_line(&imported.to_line(0, &who)).unwrap(), imported);
+        let _ = passes;
+        let unfinished = json!({"game": 1, "opening": opening, "moves": &rest[..10]}).to_string();
+        assert!(from_play_line(&unfinished).unwrap_err().contains("do not finish"));
+        let obf = json!({"game": 1, "opening": "--------XO------ X", "moves": []}).to_string();
+        assert!(from_play_line(&obf).is_err());
+        let bad = json!({"game": 1, "opening": "a1", "moves": []}).to_string();
+        assert!(from_play_line(&bad).unwrap_err().contains("bad moves"));
     }
 }

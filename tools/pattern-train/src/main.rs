@@ -9,7 +9,8 @@
 //!    search; prints per-phase held-out errors and writes the weights file.
 //!
 //! And `errors`: the errors of any weights file (the embedded default included) on any labels
-//! file, e.g. labels of positions from stronger play than the training games.
+//! file, e.g. labels of positions from stronger play than the training games; `import` turns
+//! the games of a match (`othello play --jsonl`) into a games file for `labels`.
 //!
 //! Bad input prints one line on stderr and exits 2. See `docs/pattern.md`.
 #![forbid(unsafe_code)]
@@ -44,6 +45,20 @@ enum Command {
     Fit(FitArgs),
     /// The errors of a weights file on the exact labels of a labels file, by empties.
     Errors(ErrorsArgs),
+    /// Converts the games of `othello play --jsonl` into a games file (for `labels`).
+    Import(ImportArgs),
+}
+
+#[derive(Args, Debug)]
+struct ImportArgs {
+    /// The match's games (`othello play --jsonl FILE`; openings as move sequences).
+    #[arg(long)]
+    play: String,
+    /// The games file to write (overwritten).
+    #[arg(long)]
+    out: String,
+    #[command(flatten)]
+    common: Common,
 }
 
 #[derive(Args, Debug)]
@@ -384,6 +399,12 @@ fn run_errors(a: &ErrorsArgs) -> TrainResult<()> {
     Ok(())
 }
 
+fn run_import(a: &ImportArgs) -> TrainResult<()> {
+    let n = games::import_play(&a.play, &a.out, a.common.on_bad())?;
+    eprintln!("import: {n} games from {} written to {}", a.play, a.out);
+    Ok(())
+}
+
 fn main() {
     let cli = Cli::parse();
     let result = match &cli.command {
@@ -391,6 +412,7 @@ fn main() {
         Command::Labels(a) => run_labels(a),
         Command::Fit(a) => run_fit(a),
         Command::Errors(a) => run_errors(a),
+        Command::Import(a) => run_import(a),
     };
     if let Err(e) = result {
         eprintln!("othello-pattern-train: {e}");

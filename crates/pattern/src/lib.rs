@@ -109,6 +109,10 @@ pub enum Extraction {
     Portable,
     /// BMI2 `pext` (x86-64, detected at run time).
     Bmi2,
+    /// AVX2 byte shuffles of the bitboards, all groups at once, and gathers of the table
+    /// entries (x86-64, detected at run time; POPCNT for the mobility): for CPUs without
+    /// AVX-512 VBMI.
+    Avx2,
     /// AVX-512 F/BW/VBMI byte permutations, all groups at once (x86-64, detected at run time;
     /// AVX2 for the mobility).
     Avx512,
@@ -116,13 +120,19 @@ pub enum Extraction {
 
 impl Extraction {
     /// Every extraction, the portable one first.
-    pub const ALL: [Extraction; 3] = [Extraction::Portable, Extraction::Bmi2, Extraction::Avx512];
+    pub const ALL: [Extraction; 4] = [
+        Extraction::Portable,
+        Extraction::Bmi2,
+        Extraction::Avx2,
+        Extraction::Avx512,
+    ];
 
     /// Its short name (benchmarks, diagnostics).
     pub fn name(self) -> &'static str {
         match self {
             Extraction::Portable => "portable",
             Extraction::Bmi2 => "bmi2",
+            Extraction::Avx2 => "avx2",
             Extraction::Avx512 => "avx512",
         }
     }
@@ -132,6 +142,7 @@ impl Extraction {
         match self {
             Extraction::Portable => true,
             Extraction::Bmi2 => has_bmi2(),
+            Extraction::Avx2 => has_avx2(),
             Extraction::Avx512 => has_avx512(),
         }
     }
@@ -140,6 +151,8 @@ impl Extraction {
     pub fn best() -> Extraction {
         if Extraction::Avx512.supported() {
             Extraction::Avx512
+        } else if Extraction::Avx2.supported() {
+            Extraction::Avx2
         } else if Extraction::Bmi2.supported() {
             Extraction::Bmi2
         } else {
@@ -308,6 +321,19 @@ impl PatternEval {
         i32::from(w[0]) + groups + mobility
     }
 
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt")]
+    fn sum_avx2(&self, base: usize, player: u64, opponent: u64) -> i32 {
+        use othello_rules::movegen::x86::legal_moves_avx2;
+        let w = &self.values[base..];
+        let groups = self.groups.sum_avx2(w, player, opponent);
+        let (mine, theirs) = (legal_moves_avx2(player, opponent), legal_moves_avx2(opponent, player));
+        let cap = set::MOBILITY_CAP - 1;
+        let mobility = i32::from(w[(self.mobility + mine.count_ones().min(cap)) as usize])
+            + i32::from(w[(self.mobility + set::MOBILITY_CAP + theirs.count_ones().min(cap)) as usize]);
+        i32::from(w[0]) + groups + mobility
+    }
+
     #[inline(always)]
     fn mobility_terms(&self, w: &[i16], player: u64, opponent: u64) -> i32 {
         let (mine, theirs) = mobility_entries(player, opponent);
@@ -344,6 +370,10 @@ impl PatternEval {
             // (`Extraction::supported`).
             Extraction::Avx512 => unsafe { self.sum_avx512(base, p, o) },
             #[cfg(target_arch = "x86_64")]
+            // SAFETY: `Avx2` is chosen only when the CPU reports AVX2 and POPCNT
+            // (`Extraction::supported`).
+            Extraction::Avx2 => unsafe { self.sum_avx2(base, p, o) },
+            #[cfg(target_arch = "x86_64")]
             // SAFETY: `Bmi2` is chosen only when the CPU reports BMI2 (`Extraction::supported`).
             Extraction::Bmi2 => unsafe { self.sum_bmi2(base, p, o) },
             _ => self.sum_portable(base, p, o),
@@ -358,6 +388,17 @@ fn has_avx512() -> bool {
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512vbmi")
             && std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

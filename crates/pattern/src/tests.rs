@@ -212,6 +212,12 @@ fn every_extraction_matches_the_old_evaluation_and_the_reference() {
             assert_eq!(simd[..extract::GROUPS], portable, "avx512 {p:#x} {o:#x}");
             assert!(simd[extract::GROUPS..].iter().all(|&i| i == 0));
         }
+        #[cfg(target_arch = "x86_64")]
+        if Extraction::Avx2.supported() {
+            // SAFETY: the CPU has AVX2 (checked just above).
+            let simd = unsafe { g.indices_avx2(p, o) };
+            assert_eq!(simd, portable, "avx2 {p:#x} {o:#x}");
+        }
     }
 }
 
@@ -227,6 +233,12 @@ fn overlapping_bitboards_read_as_the_player() {
         // SAFETY: the CPU has AVX-512 F/BW/VBMI.
         let simd = unsafe { g.indices_avx512(p, o) };
         assert_eq!(simd[..extract::GROUPS], g.indices_portable(p, o));
+    }
+    #[cfg(target_arch = "x86_64")]
+    if Extraction::Avx2.supported() {
+        // SAFETY: the CPU has AVX2.
+        let simd = unsafe { g.indices_avx2(p, o) };
+        assert_eq!(simd, g.indices_portable(p, o));
     }
     let eval = PatternEval::new(&random_weights(16, 3, 100));
     for x in Extraction::ALL.into_iter().filter(|x| x.supported()) {
@@ -275,6 +287,61 @@ fn groups_cover_their_tables_exactly() {
             (set::pow3(n as u32) - 1) / 2
         );
     }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn avx2_sum_needs_the_whole_phase() {
+    if !Extraction::Avx2.supported() {
+        return;
+    }
+    let g = groups();
+    let last = g.last as usize;
+    let w: Vec<i16> = (0..last + 2).map(|i| (i % 7) as i16 - 3).collect();
+    for (p, o) in [
+        (0, u64::MAX),
+        (u64::MAX, 0),
+        (0, 0),
+        (0x0F0F_3C3C_0000_8181, 0x8000_0042_0F0F_0000),
+    ] {
+        let want: i32 = g
+            .offset
+            .iter()
+            .zip(g.indices_portable(p, o))
+            .map(|(&o, i)| i32::from(w[o as usize + usize::from(i)]))
+            .sum();
+        // SAFETY: the CPU has AVX2 (checked above).
+        assert_eq!(unsafe { g.sum_avx2(&w, p, o) }, want, "{p:#x} {o:#x}");
+    }
+    // One entry short: the gather of the last entry would read past the slice, so it panics.
+    let short = &w[..last + 1];
+    // SAFETY: as above.
+    let r = std::panic::catch_unwind(|| unsafe { g.sum_avx2(short, 0, u64::MAX) });
+    assert!(r.is_err());
+}
+
+#[test]
+fn avx2_blocks_hold_every_group_once() {
+    let g = groups();
+    let t = &g.avx2;
+    let mut seen = [0u32; extract::GROUPS];
+    for (b, lanes) in t.group.iter().enumerate() {
+        for (l, &grp) in lanes.iter().enumerate() {
+            if usize::from(grp) < extract::GROUPS {
+                seen[usize::from(grp)] += 1;
+                assert_eq!(t.offset[b][l], g.offset[usize::from(grp)]);
+                assert_eq!(t.keep[b][l], 1);
+                let len = g.squares[usize::from(grp)].iter().filter(|&&s| s < 64).count();
+                assert!(len.div_ceil(2) <= t.steps[b]);
+            } else {
+                assert_eq!(t.keep[b][l], 0);
+            }
+        }
+    }
+    assert!(seen.iter().all(|&n| n == 1));
+    // Longest groups first: 12 of 10 squares, 4 of 9 (5 pairs), 14 of 8, 4 of 7 (4 pairs), then
+    // 6, 5 and 4 squares (3 and 2 pairs): 25 steps for the 6 blocks.
+    assert_eq!(t.steps, [5, 5, 4, 4, 4, 3]);
 }
 
 #[cfg(target_arch = "x86_64")]

@@ -147,17 +147,28 @@ impl Extraction {
         }
     }
 
+    /// Every extraction, fastest first (as measured: `docs/pattern.md`, "Index computation").
+    /// AVX2 comes before BMI2: on this Intel CPU it takes less than half the time, and it
+    /// does not depend on fast `pext` either.
+    pub const PREFERENCE: [Extraction; 4] = [
+        Extraction::Avx512,
+        Extraction::Avx2,
+        Extraction::Bmi2,
+        Extraction::Portable,
+    ];
+
     /// The fastest extraction this CPU supports.
     pub fn best() -> Extraction {
-        if Extraction::Avx512.supported() {
-            Extraction::Avx512
-        } else if Extraction::Avx2.supported() {
-            Extraction::Avx2
-        } else if Extraction::Bmi2.supported() {
-            Extraction::Bmi2
-        } else {
-            Extraction::Portable
-        }
+        Extraction::first_of(Extraction::supported)
+    }
+
+    /// The first extraction of [`Extraction::PREFERENCE`] that `supported` accepts (the
+    /// portable one if none).
+    fn first_of(supported: impl Fn(Extraction) -> bool) -> Extraction {
+        Extraction::PREFERENCE
+            .into_iter()
+            .find(|&x| supported(x))
+            .unwrap_or(Extraction::Portable)
     }
 }
 

@@ -389,3 +389,31 @@ fn mobility_above_the_cap_counts_as_the_last_entry() {
         }
     }
 }
+
+#[test]
+fn the_fastest_supported_extraction_is_chosen() {
+    use Extraction::*;
+    let cpu = |has: &'static [Extraction]| move |x: Extraction| has.contains(&x);
+    // AVX-512 VBMI first, then AVX2 (a CPU without VBMI, such as AMD Zen 3), then BMI2.
+    assert_eq!(Extraction::first_of(cpu(&[Portable, Bmi2, Avx2, Avx512])), Avx512);
+    assert_eq!(Extraction::first_of(cpu(&[Portable, Bmi2, Avx2])), Avx2);
+    assert_eq!(Extraction::first_of(cpu(&[Portable, Avx2])), Avx2);
+    assert_eq!(Extraction::first_of(cpu(&[Portable, Bmi2])), Bmi2);
+    assert_eq!(Extraction::first_of(cpu(&[Portable])), Portable);
+    assert_eq!(Extraction::first_of(cpu(&[])), Portable);
+    let mut all = Extraction::PREFERENCE.to_vec();
+    all.sort_by_key(|x| x.name());
+    let mut want = Extraction::ALL.to_vec();
+    want.sort_by_key(|x| x.name());
+    assert_eq!(all, want, "every extraction has its place");
+    // This CPU: the first it supports.
+    let best = Extraction::best();
+    assert!(best.supported());
+    for x in Extraction::PREFERENCE {
+        if x == best {
+            break;
+        }
+        assert!(!x.supported(), "{x:?} is faster than {best:?}");
+    }
+    assert_eq!(PatternEval::new(&random_weights(20, 1, 100)).extraction(), best);
+}

@@ -113,6 +113,9 @@ pub enum Extraction {
     /// entries (x86-64, detected at run time; POPCNT for the mobility): for CPUs without
     /// AVX-512 VBMI.
     Avx2,
+    /// The same indices as [`Extraction::Avx2`], and scalar reads of the table entries: for
+    /// CPUs whose gathers are microcoded (AMD).
+    Avx2Loads,
     /// AVX-512 F/BW/VBMI byte permutations, all groups at once (x86-64, detected at run time;
     /// AVX2 for the mobility).
     Avx512,
@@ -120,10 +123,11 @@ pub enum Extraction {
 
 impl Extraction {
     /// Every extraction, the portable one first.
-    pub const ALL: [Extraction; 4] = [
+    pub const ALL: [Extraction; 5] = [
         Extraction::Portable,
         Extraction::Bmi2,
         Extraction::Avx2,
+        Extraction::Avx2Loads,
         Extraction::Avx512,
     ];
 
@@ -133,6 +137,7 @@ impl Extraction {
             Extraction::Portable => "portable",
             Extraction::Bmi2 => "bmi2",
             Extraction::Avx2 => "avx2",
+            Extraction::Avx2Loads => "avx2-loads",
             Extraction::Avx512 => "avx512",
         }
     }
@@ -142,31 +147,34 @@ impl Extraction {
         match self {
             Extraction::Portable => true,
             Extraction::Bmi2 => has_bmi2(),
-            Extraction::Avx2 => has_avx2(),
+            Extraction::Avx2 | Extraction::Avx2Loads => has_avx2(),
             Extraction::Avx512 => has_avx512(),
         }
     }
 
     /// Every extraction, fastest first (as measured: `docs/pattern.md`, "Index computation").
-    /// AVX2 comes before BMI2: on this Intel CPU it takes less than half the time, and it
-    /// does not depend on fast `pext` either.
-    pub const PREFERENCE: [Extraction; 4] = [
+    /// AVX2 comes before BMI2: on the Intel Xeon measured it takes less than half the time,
+    /// and it does not depend on a fast `pext` either. With gathers first; where gathers are
+    /// microcoded (AMD) [`Extraction::best`] takes the scalar reads instead.
+    pub const PREFERENCE: [Extraction; 5] = [
         Extraction::Avx512,
         Extraction::Avx2,
+        Extraction::Avx2Loads,
         Extraction::Bmi2,
         Extraction::Portable,
     ];
 
     /// The fastest extraction this CPU supports.
     pub fn best() -> Extraction {
-        Extraction::first_of(Extraction::supported)
+        Extraction::first_of(Extraction::supported, slow_gathers())
     }
 
     /// The first extraction of [`Extraction::PREFERENCE`] that `supported` accepts (the
-    /// portable one if none).
-    fn first_of(supported: impl Fn(Extraction) -> bool) -> Extraction {
+    /// portable one if none), skipping the AVX2 gathers if they are slow.
+    fn first_of(supported: impl Fn(Extraction) -> bool, slow_gathers: bool) -> Extraction {
         Extraction::PREFERENCE
             .into_iter()
+            .filter(|&x| !(slow_gathers && x == Extraction::Avx2))
             .find(|&x| supported(x))
             .unwrap_or(Extraction::Portable)
     }
@@ -334,10 +342,14 @@ impl PatternEval {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,popcnt")]
-    fn sum_avx2(&self, base: usize, player: u64, opponent: u64) -> i32 {
+    fn sum_avx2(&self, base: usize, player: u64, opponent: u64, loads: bool) -> i32 {
         use othello_rules::movegen::x86::legal_moves_avx2;
         let w = &self.values[base..];
-        let groups = self.groups.sum_avx2(w, player, opponent);
+        let groups = if loads {
+            self.groups.sum_avx2_loads(w, player, opponent)
+        } else {
+            self.groups.sum_avx2(w, player, opponent)
+        };
         let (mine, theirs) = (legal_moves_avx2(player, opponent), legal_moves_avx2(opponent, player));
         let cap = set::MOBILITY_CAP - 1;
         let mobility = i32::from(w[(self.mobility + mine.count_ones().min(cap)) as usize])
@@ -383,7 +395,10 @@ impl PatternEval {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Avx2` is chosen only when the CPU reports AVX2 and POPCNT
             // (`Extraction::supported`).
-            Extraction::Avx2 => unsafe { self.sum_avx2(base, p, o) },
+            Extraction::Avx2 => unsafe { self.sum_avx2(base, p, o, false) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as for `Avx2`.
+            Extraction::Avx2Loads => unsafe { self.sum_avx2(base, p, o, true) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Bmi2` is chosen only when the CPU reports BMI2 (`Extraction::supported`).
             Extraction::Bmi2 => unsafe { self.sum_bmi2(base, p, o) },
@@ -410,6 +425,26 @@ fn has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether the CPU's gathers are microcoded, so that scalar table reads are faster: AMD
+/// (and Hygon) CPUs, where an 8-lane `vpgatherdd` is 39 micro-ops on Zen 3 (uops.info; 5 on
+/// Intel since Skylake). Not measured here (docs/pattern.md); the `pattern` bench measures
+/// both ways.
+fn slow_gathers() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::__cpuid;
+        // CPUID leaf 0 (the vendor) exists on every x86-64 CPU.
+        let v = __cpuid(0);
+        let vendor = (v.ebx, v.edx, v.ecx);
+        vendor == (0x6874_7541, 0x6974_6e65, 0x444d_4163) // "AuthenticAMD"
+            || vendor == (0x6f67_7948, 0x6e65_476e, 0x656e_6975) // "HygonGenuine"
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

@@ -438,4 +438,19 @@ fn the_fastest_supported_extraction_is_chosen() {
         assert!(!x.supported() || skipped, "{x:?} is faster than {best:?}");
     }
     assert_eq!(PatternEval::new(&random_weights(20, 1, 100)).extraction(), best);
+    // The features each needs, as the CPU reports them.
+    #[cfg(target_arch = "x86_64")]
+    {
+        let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt");
+        assert_eq!(Avx2.supported(), avx2);
+        assert_eq!(Avx2Loads.supported(), avx2);
+        assert_eq!(Bmi2.supported(), std::is_x86_feature_detected!("bmi2"));
+        let avx512 = std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vbmi")
+            && std::is_x86_feature_detected!("avx2");
+        assert_eq!(Avx512.supported(), avx512);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    assert_eq!(best, Portable);
 }

@@ -32,6 +32,10 @@ pub(crate) const BLOCKS: usize = GROUPS.div_ceil(LANES);
 const STEPS: [usize; BLOCKS] = [5, 5, 4, 4, 4, 3];
 /// Per step `m`, the `vpmaddubsw` weights of the player's and the opponent's disc on the
 /// digits of step `m` (digit `m` of each half of the group): bytes `3^m, 2 * 3^m` twice.
+#[cfg_attr(
+    not(target_arch = "x86_64"),
+    allow(dead_code, reason = "read by the x86-64 extractions")
+)]
 const STEP_POW: [i32; PAIRS] = {
     let mut t = [0; PAIRS];
     let mut m = 0;
@@ -127,14 +131,34 @@ pub(crate) struct Groups {
     pub offset: [u32; GROUPS],
     /// `vpermb` indices per half (groups 0-31, 32-45) and digit pair: byte `2l` (`2l + 1`) is
     /// the square of digit `2m` (`2m + 1`) of group `32 h + l`.
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(dead_code, reason = "read by the x86-64 extractions")
+    )]
     pub perm: [[[u8; 64]; PAIRS]; 2],
     /// The bytes of `perm` that name a square (the others are zeroed).
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(dead_code, reason = "read by the x86-64 extractions")
+    )]
     pub perm_mask: [[u64; PAIRS]; 2],
     /// `offset` in 16-lane blocks (lanes 46 and 47 are 0), for the AVX-512 gathers.
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(dead_code, reason = "read by the x86-64 extractions")
+    )]
     pub offset16: [[u32; 16]; 3],
     /// The largest index a group can have (the last entry of the last group's table).
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(dead_code, reason = "read by the x86-64 extractions")
+    )]
     pub last: u32,
     /// The AVX2 extraction's tables.
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(dead_code, reason = "read by the x86-64 extractions")
+    )]
     pub avx2: Avx2Tables,
 }
 

@@ -94,6 +94,10 @@ static B2T: [u16; 1024] = {
 #[error("the pattern evaluation is for 8x8 only, not {0}")]
 pub struct UnsupportedSize(pub BoardSize);
 
+#[cfg_attr(
+    not(target_arch = "x86_64"),
+    allow(dead_code, reason = "read by the x86-64 extractions")
+)]
 #[derive(Clone, Copy, Debug)]
 struct Inst {
     sym: u8,
@@ -186,6 +190,10 @@ pub struct PatternEval {
     values: Arc<[i16]>,
     /// Start of each number of empties' phase in `values`.
     phase_base: [u32; 61],
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(dead_code, reason = "read by the x86-64 extractions")
+    )]
     insts: Arc<[Inst]>,
     groups: &'static extract::Groups,
     mobility: u32,

@@ -454,3 +454,24 @@ fn the_fastest_supported_extraction_is_chosen() {
     #[cfg(not(target_arch = "x86_64"))]
     assert_eq!(best, Portable);
 }
+
+#[test]
+fn gathers_count_as_slow_on_amd_only() {
+    assert!(gathers_microcoded(b"AuthenticAMD"));
+    assert!(gathers_microcoded(b"HygonGenuine"));
+    assert!(!gathers_microcoded(b"GenuineIntel"));
+    assert!(!gathers_microcoded(b"AuthenticAMx"));
+    match cpu_vendor() {
+        Some(v) => {
+            assert!(v.iter().all(|b| b.is_ascii_graphic()), "{v:?}");
+            assert_eq!(slow_gathers(), gathers_microcoded(&v));
+            // The kernel's reading of the same string, where there is one.
+            if let Ok(info) = std::fs::read_to_string("/proc/cpuinfo")
+                && let Some(line) = info.lines().find(|l| l.starts_with("vendor_id"))
+            {
+                assert_eq!(line.split(':').nth(1).map(str::trim), std::str::from_utf8(&v).ok());
+            }
+        }
+        None => assert!(!slow_gathers()),
+    }
+}

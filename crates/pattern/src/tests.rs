@@ -461,6 +461,7 @@ fn gathers_count_as_slow_on_amd_only() {
     assert!(gathers_microcoded(b"HygonGenuine"));
     assert!(!gathers_microcoded(b"GenuineIntel"));
     assert!(!gathers_microcoded(b"AuthenticAMx"));
+    assert_eq!(cpu_vendor().is_some(), cfg!(target_arch = "x86_64"));
     match cpu_vendor() {
         Some(v) => {
             assert!(v.iter().all(|b| b.is_ascii_graphic()), "{v:?}");

@@ -11,7 +11,8 @@
 //!
 //! Each benchmark asserts the sum of the scores, computed first by a plain sum of table entries
 //! over the reference feature indices, so a fast wrong answer cannot pass. Variants: every
-//! index extraction this CPU supports, and the default hand-feature evaluation beside them.
+//! index extraction this CPU supports (`Extraction::ALL`: portable, BMI2, AVX2 with gathers,
+//! AVX2 with scalar table reads, AVX-512), and the default hand-feature evaluation beside them.
 //! Timed by the wall clock (`pattern ...`) and by the thread's CPU time (`pattern-cpu ...`),
 //! per call.
 #![expect(missing_docs, reason = "criterion_group! generates undocumented functions")]

@@ -22,6 +22,105 @@ pub(crate) const MAX_LEN: usize = 10;
 const PAIRS: usize = MAX_LEN / 2;
 /// No square: the digit is absent (a group shorter than `MAX_LEN`).
 const NONE: u8 = 64;
+/// Groups per AVX2 block: the 32-bit lanes of a 256-bit register.
+const LANES: usize = 8;
+/// AVX2 blocks: 48 lanes for the 46 groups.
+pub(crate) const BLOCKS: usize = GROUPS.div_ceil(LANES);
+/// Digit pairs per AVX2 block, longest groups first: 12 groups of 10 squares and 4 of 9 (5
+/// pairs), 14 of 8 and 4 of 7 (4 pairs), then 4 each of 6, 5 and 4 squares (3 pairs). A
+/// constant, so that the loops unroll; `Avx2Tables::new` checks it against the layout.
+const STEPS: [usize; BLOCKS] = [5, 5, 4, 4, 4, 3];
+/// Per step `m`, the `vpmaddubsw` weights of the player's and the opponent's disc on the
+/// digits of step `m` (digit `m` of each half of the group): bytes `3^m, 2 * 3^m` twice.
+#[cfg_attr(
+    not(target_arch = "x86_64"),
+    allow(dead_code, reason = "read by the x86-64 extractions")
+)]
+const STEP_POW: [i32; PAIRS] = {
+    let mut t = [0; PAIRS];
+    let mut m = 0;
+    while m < PAIRS {
+        let p = crate::set::pow3(m as u32);
+        t[m] = ((p | (2 * p) << 8) * 0x1_0001) as i32;
+        m += 1;
+    }
+    t
+};
+
+/// The AVX2 extraction's tables: the groups in blocks of 8 (longest groups first, so that
+/// the blocks of short groups take fewer steps), per block and step the `vpshufb` indices and
+/// bit masks that read each digit's square from the bitboards.
+///
+/// A group of `n` squares is read as two halves: digits `0..h` and `h..n`, `h = ceil(n / 2)`,
+/// so that its index is `A + 3^h B` with `A` and `B` at most `3^5 - 1`. Step `m` reads digit
+/// `m` of each half (in the low and the high 16 bits of the group's lane), weighted by `3^m`
+/// (the same for every lane, and at most 162 for the opponent's disc: a `vpmaddubsw` byte).
+///
+/// 32-byte aligned (each vector field is a multiple of 32 bytes and comes first), so that
+/// the vectors are read by aligned loads: with AVX2 alone the compiler splits an unaligned
+/// 256-bit load into two 128-bit ones.
+#[derive(Clone, Debug)]
+#[repr(C, align(32))]
+pub(crate) struct Avx2Tables {
+    /// Byte `4l + 2j` (`4l + 2j + 1`) is the byte of the player's (opponent's) bitboard,
+    /// `s / 8` (`8 + s / 8`), holding square `s` of digit `m` of half `j` of lane `l`'s
+    /// group; `0x80` (a zero byte) for an absent digit. Within each 128-bit half (`vpshufb`).
+    pub shuffle: [[[u8; 32]; PAIRS]; BLOCKS],
+    /// The bit of that square within its byte, `1 << (s % 8)`, in both bytes; 1 for an
+    /// absent digit (never equal to the zero byte it reads).
+    pub bit: [[[u8; 32]; PAIRS]; BLOCKS],
+    /// Each lane's table offset (0 for no group).
+    pub offset: [[u32; LANES]; BLOCKS],
+    /// 1 in lanes with a group, 0 otherwise (the `vpmaddwd` that sign-extends the entries
+    /// drops the empty lanes).
+    pub keep: [[u32; LANES]; BLOCKS],
+    /// `1 | 3^h << 16`: the `vpmaddwd` weights of the two halves' values `A` and `B`.
+    pub halves: [[u32; LANES]; BLOCKS],
+    /// The group in each lane (`GROUPS` for none: lanes 46 and 47).
+    pub group: [[u8; LANES]; BLOCKS],
+    /// Digit pairs per block: half the longest group's length, rounded up.
+    pub steps: [usize; BLOCKS],
+}
+
+impl Avx2Tables {
+    fn new(squares: &[[u8; MAX_LEN]; GROUPS], offset: &[u32; GROUPS]) -> Avx2Tables {
+        let len = |g: usize| squares[g].iter().filter(|&&s| s != NONE).count();
+        let mut order: Vec<usize> = (0..GROUPS).collect();
+        order.sort_by_key(|&g| std::cmp::Reverse(len(g)));
+        let mut t = Avx2Tables {
+            shuffle: [[[0x80; 32]; PAIRS]; BLOCKS],
+            bit: [[[1; 32]; PAIRS]; BLOCKS],
+            offset: [[0; LANES]; BLOCKS],
+            keep: [[0; LANES]; BLOCKS],
+            halves: [[0; LANES]; BLOCKS],
+            group: [[GROUPS as u8; LANES]; BLOCKS],
+            steps: [0; BLOCKS],
+        };
+        for (lane, &g) in order.iter().enumerate() {
+            let (b, l) = (lane / LANES, lane % LANES);
+            t.group[b][l] = g as u8;
+            let h = len(g).div_ceil(2);
+            t.steps[b] = t.steps[b].max(h);
+            t.offset[b][l] = offset[g];
+            t.keep[b][l] = 1;
+            t.halves[b][l] = 1 | crate::set::pow3(h as u32) << 16;
+            for m in 0..h {
+                for j in 0..2 {
+                    let s = squares[g][j * h + m];
+                    if s != NONE {
+                        let at = 4 * l + 2 * j;
+                        t.shuffle[b][m][at] = s / 8;
+                        t.shuffle[b][m][at + 1] = 8 + s / 8;
+                        t.bit[b][m][at] = 1 << (s % 8);
+                        t.bit[b][m][at + 1] = 1 << (s % 8);
+                    }
+                }
+            }
+        }
+        assert_eq!(t.steps, STEPS, "the AVX2 blocks' digit pairs");
+        t
+    }
+}
 
 /// The groups of set 1 in the layout's instance order, read straight from the board.
 #[derive(Clone, Debug)]
@@ -32,13 +131,35 @@ pub(crate) struct Groups {
     pub offset: [u32; GROUPS],
     /// `vpermb` indices per half (groups 0-31, 32-45) and digit pair: byte `2l` (`2l + 1`) is
     /// the square of digit `2m` (`2m + 1`) of group `32 h + l`.
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(dead_code, reason = "read by the x86-64 extractions")
+    )]
     pub perm: [[[u8; 64]; PAIRS]; 2],
     /// The bytes of `perm` that name a square (the others are zeroed).
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(dead_code, reason = "read by the x86-64 extractions")
+    )]
     pub perm_mask: [[u64; PAIRS]; 2],
     /// `offset` in 16-lane blocks (lanes 46 and 47 are 0), for the AVX-512 gathers.
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(dead_code, reason = "read by the x86-64 extractions")
+    )]
     pub offset16: [[u32; 16]; 3],
     /// The largest index a group can have (the last entry of the last group's table).
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(dead_code, reason = "read by the x86-64 extractions")
+    )]
     pub last: u32,
+    /// The AVX2 extraction's tables.
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(dead_code, reason = "read by the x86-64 extractions")
+    )]
+    pub avx2: Avx2Tables,
 }
 
 impl Groups {
@@ -78,6 +199,7 @@ impl Groups {
             offset16[g / 16][g % 16] = o;
         }
         Groups {
+            avx2: Avx2Tables::new(&squares, &offset),
             squares,
             offset,
             perm,
@@ -200,5 +322,141 @@ impl Groups {
             *out = acc;
         }
         out
+    }
+
+    /// The groups' indices with AVX2, in group order; the same as
+    /// [`Groups::indices_portable`]. Callers outside a function with AVX2 must have checked
+    /// that the CPU has it. (The evaluation uses [`Groups::sum_avx2`].)
+    #[cfg(all(target_arch = "x86_64", test))]
+    #[target_feature(enable = "avx2")]
+    pub fn indices_avx2(&self, player: u64, opponent: u64) -> [u16; GROUPS] {
+        use std::arch::x86_64::*;
+        let boards = Self::boards_avx2(player, opponent);
+        let mut lanes = [0i32; BLOCKS * LANES];
+        for b in 0..BLOCKS {
+            let v = self.negated_block_avx2(boards, b);
+            // SAFETY: writes 32 bytes into `lanes[8 b..8 b + 8]`, in bounds.
+            unsafe { _mm256_storeu_si256(lanes[LANES * b..].as_mut_ptr().cast(), v) };
+        }
+        let mut out = [0u16; GROUPS];
+        for (b, groups) in self.avx2.group.iter().enumerate() {
+            for (l, &g) in groups.iter().enumerate() {
+                let v = -lanes[LANES * b + l];
+                if usize::from(g) < GROUPS {
+                    out[usize::from(g)] = v as u16;
+                } else {
+                    assert_eq!(v, 0, "an empty lane");
+                }
+            }
+        }
+        out
+    }
+
+    /// The sum of the 46 groups' table entries in `w` (one phase's weights, then anything),
+    /// with AVX2: the indices as in [`Groups::indices_avx2`], plus each table's offset, then
+    /// six 8-lane gathers. Callers outside a function with AVX2 must have checked that the
+    /// CPU has it.
+    ///
+    /// # Panics
+    /// If `w` is shorter than a phase's tables (the mobility tables need not be there).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub fn sum_avx2(&self, w: &[i16], player: u64, opponent: u64) -> i32 {
+        use std::arch::x86_64::*;
+        // Every index read is at most `last` (the largest a group can have), and the gather
+        // reads 4 bytes from there: in bounds.
+        let last = self.last as usize;
+        assert!(w.len() > last + 1, "a phase's tables");
+        let boards = Self::boards_avx2(player, opponent);
+        let limit = _mm256_set1_epi32(last as i32);
+        let mut total = _mm256_setzero_si256();
+        for b in 0..BLOCKS {
+            let neg = self.negated_block_avx2(boards, b);
+            // SAFETY: each reads the 32 bytes of one `[u32; 8]`, 32-byte aligned (`Avx2Tables`).
+            let (off, keep) = unsafe {
+                (
+                    _mm256_load_si256(self.avx2.offset[b].as_ptr().cast()),
+                    _mm256_load_si256(self.avx2.keep[b].as_ptr().cast()),
+                )
+            };
+            // Clamped to `last` so that the gather stays in `w` whatever the lanes hold.
+            let idx = _mm256_min_epu32(_mm256_sub_epi32(off, neg), limit);
+            // SAFETY: each lane reads the 4 bytes at `w[idx..idx + 2]`, `idx <= last` and
+            // `last + 1 < w.len()` (asserted above).
+            let got = unsafe { _mm256_i32gather_epi32::<2>(w.as_ptr().cast(), idx) };
+            // The low 16 bits of each lane with a group, sign-extended (`lo * 1 + hi * 0`).
+            total = _mm256_add_epi32(total, _mm256_madd_epi16(got, keep));
+        }
+        let half = _mm_add_epi32(_mm256_castsi256_si128(total), _mm256_extracti128_si256::<1>(total));
+        let quarter = _mm_add_epi32(half, _mm_unpackhi_epi64(half, half));
+        _mm_cvtsi128_si32(quarter) + _mm_extract_epi32::<1>(quarter)
+    }
+
+    /// [`Groups::sum_avx2`] with scalar table reads instead of the gathers: the indices
+    /// stored, then one bounds-checked read per group. For CPUs whose gathers are microcoded
+    /// (AMD: 39 micro-ops for an 8-lane `vpgatherdd` on Zen 3, against 5 on Intel).
+    /// Callers outside a function with AVX2 must have checked that the CPU has it.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub fn sum_avx2_loads(&self, w: &[i16], player: u64, opponent: u64) -> i32 {
+        use std::arch::x86_64::*;
+        let boards = Self::boards_avx2(player, opponent);
+        let mut lanes = [0u32; BLOCKS * LANES];
+        for (b, lanes) in lanes.chunks_exact_mut(LANES).enumerate() {
+            let neg = self.negated_block_avx2(boards, b);
+            // SAFETY: reads the 32 bytes of one `[u32; 8]`, 32-byte aligned (`Avx2Tables`),
+            // and writes 32 bytes into the 8 lanes of `lanes`.
+            unsafe {
+                let off = _mm256_load_si256(self.avx2.offset[b].as_ptr().cast());
+                _mm256_storeu_si256(lanes.as_mut_ptr().cast(), _mm256_sub_epi32(off, neg));
+            }
+        }
+        // The groups fill the first 46 lanes (longest first).
+        lanes[..GROUPS].iter().map(|&i| i32::from(w[i as usize])).sum()
+    }
+
+    /// Bytes 0-7 the player's bitboard, 8-15 the opponent's (`opponent & !player`), in both
+    /// 128-bit halves: what [`Groups::negated_block_avx2`] shuffles.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn boards_avx2(player: u64, opponent: u64) -> std::arch::x86_64::__m256i {
+        let (p, o) = (player as i64, (opponent & !player) as i64);
+        std::arch::x86_64::_mm256_setr_epi64x(p, o, p, o)
+    }
+
+    /// The indices of block `b`'s groups, negated, in 32-bit lanes ([`Avx2Tables::group`]);
+    /// empty lanes are 0. For each step, one `vpshufb` reads the byte of each digit's square
+    /// from the player's and the opponent's bitboards ([`Groups::boards_avx2`]), `vpcmpeqb`
+    /// with the square's bit makes -1 where the disc is, and `vpmaddubsw` by `(3^m, 2 * 3^m)`
+    /// the negated digit times `3^m`, added in 16 bits (`-A`, `-B`); a last `vpmaddwd` makes
+    /// `-(A + 3^h B)`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn negated_block_avx2(&self, boards: std::arch::x86_64::__m256i, b: usize) -> std::arch::x86_64::__m256i {
+        use std::arch::x86_64::*;
+        let mut acc = _mm256_setzero_si256();
+        let steps = self.avx2.shuffle[b].iter().zip(&self.avx2.bit[b]).zip(STEP_POW);
+        for ((shuffle, bit), pow) in steps.take(STEPS[b]) {
+            // SAFETY: each reads the 32 bytes of one `[u8; 32]`, 32-byte aligned
+            // (`Avx2Tables`).
+            let (shuffle, bit) = unsafe {
+                (
+                    _mm256_load_si256(shuffle.as_ptr().cast()),
+                    _mm256_load_si256(bit.as_ptr().cast()),
+                )
+            };
+            let bytes = _mm256_and_si256(_mm256_shuffle_epi8(boards, shuffle), bit);
+            let discs = _mm256_cmpeq_epi8(bytes, bit);
+            // `3^m * -p + 2 * 3^m * -o`: the digit times `3^m`, negated, per 16-bit lane.
+            let digits = _mm256_maddubs_epi16(_mm256_set1_epi32(pow), discs);
+            acc = _mm256_add_epi16(acc, digits);
+        }
+        // SAFETY: reads the 32 bytes of one `[u32; 8]`, 32-byte aligned (`Avx2Tables`).
+        let halves = unsafe { _mm256_load_si256(self.avx2.halves[b].as_ptr().cast()) };
+        _mm256_madd_epi16(acc, halves)
     }
 }

@@ -212,6 +212,12 @@ fn every_extraction_matches_the_old_evaluation_and_the_reference() {
             assert_eq!(simd[..extract::GROUPS], portable, "avx512 {p:#x} {o:#x}");
             assert!(simd[extract::GROUPS..].iter().all(|&i| i == 0));
         }
+        #[cfg(target_arch = "x86_64")]
+        if Extraction::Avx2.supported() {
+            // SAFETY: the CPU has AVX2 (checked just above).
+            let simd = unsafe { g.indices_avx2(p, o) };
+            assert_eq!(simd, portable, "avx2 {p:#x} {o:#x}");
+        }
     }
 }
 
@@ -227,6 +233,12 @@ fn overlapping_bitboards_read_as_the_player() {
         // SAFETY: the CPU has AVX-512 F/BW/VBMI.
         let simd = unsafe { g.indices_avx512(p, o) };
         assert_eq!(simd[..extract::GROUPS], g.indices_portable(p, o));
+    }
+    #[cfg(target_arch = "x86_64")]
+    if Extraction::Avx2.supported() {
+        // SAFETY: the CPU has AVX2.
+        let simd = unsafe { g.indices_avx2(p, o) };
+        assert_eq!(simd, g.indices_portable(p, o));
     }
     let eval = PatternEval::new(&random_weights(16, 3, 100));
     for x in Extraction::ALL.into_iter().filter(|x| x.supported()) {
@@ -279,6 +291,75 @@ fn groups_cover_their_tables_exactly() {
 
 #[cfg(target_arch = "x86_64")]
 #[test]
+fn avx2_sum_needs_the_whole_phase() {
+    if !Extraction::Avx2.supported() {
+        return;
+    }
+    let g = groups();
+    let last = g.last as usize;
+    let w: Vec<i16> = (0..last + 2).map(|i| (i % 7) as i16 - 3).collect();
+    for (p, o) in [
+        (0, u64::MAX),
+        (u64::MAX, 0),
+        (0, 0),
+        (0x0F0F_3C3C_0000_8181, 0x8000_0042_0F0F_0000),
+    ] {
+        let want: i32 = g
+            .offset
+            .iter()
+            .zip(g.indices_portable(p, o))
+            .map(|(&o, i)| i32::from(w[o as usize + usize::from(i)]))
+            .sum();
+        // SAFETY: the CPU has AVX2 (checked above).
+        assert_eq!(unsafe { g.sum_avx2(&w, p, o) }, want, "{p:#x} {o:#x}");
+        // SAFETY: as above.
+        assert_eq!(unsafe { g.sum_avx2_loads(&w, p, o) }, want, "{p:#x} {o:#x}");
+    }
+    // One entry short: the gather of the last entry would read past the slice, so it panics.
+    let short = &w[..last + 1];
+    // SAFETY: as above.
+    let r = std::panic::catch_unwind(|| unsafe { g.sum_avx2(short, 0, u64::MAX) });
+    assert!(r.is_err());
+    // The scalar reads need the last entry only, and panic at the bounds check without it.
+    let want: i32 = g
+        .offset
+        .iter()
+        .zip(g.indices_portable(0, u64::MAX))
+        .map(|(&o, i)| i32::from(w[o as usize + usize::from(i)]))
+        .sum();
+    // SAFETY: as above.
+    assert_eq!(unsafe { g.sum_avx2_loads(short, 0, u64::MAX) }, want);
+    // SAFETY: as above.
+    let r = std::panic::catch_unwind(|| unsafe { g.sum_avx2_loads(&w[..last], 0, u64::MAX) });
+    assert!(r.is_err());
+}
+
+#[test]
+fn avx2_blocks_hold_every_group_once() {
+    let g = groups();
+    let t = &g.avx2;
+    let mut seen = [0u32; extract::GROUPS];
+    for (b, lanes) in t.group.iter().enumerate() {
+        for (l, &grp) in lanes.iter().enumerate() {
+            if usize::from(grp) < extract::GROUPS {
+                seen[usize::from(grp)] += 1;
+                assert_eq!(t.offset[b][l], g.offset[usize::from(grp)]);
+                assert_eq!(t.keep[b][l], 1);
+                let len = g.squares[usize::from(grp)].iter().filter(|&&s| s < 64).count();
+                assert!(len.div_ceil(2) <= t.steps[b]);
+            } else {
+                assert_eq!(t.keep[b][l], 0);
+            }
+        }
+    }
+    assert!(seen.iter().all(|&n| n == 1));
+    // Longest groups first: 12 of 10 squares, 4 of 9 (5 pairs), 14 of 8, 4 of 7 (4 pairs), then
+    // 6, 5 and 4 squares (3 and 2 pairs): 25 steps for the 6 blocks.
+    assert_eq!(t.steps, [5, 5, 4, 4, 4, 3]);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[test]
 fn avx512_sum_needs_the_whole_phase() {
     if !Extraction::Avx512.supported() {
         return;
@@ -320,5 +401,78 @@ fn mobility_above_the_cap_counts_as_the_last_entry() {
             let e = PatternEval::new(&w).with_extraction(x).unwrap();
             assert_eq!(e.evaluate(&pos), old_evaluation(&w, &pos), "{x:?}");
         }
+    }
+}
+
+#[test]
+fn the_fastest_supported_extraction_is_chosen() {
+    use Extraction::*;
+    let cpu = |has: &'static [Extraction]| move |x: Extraction| has.contains(&x);
+    let avx2 = &[Portable, Bmi2, Avx2, Avx2Loads];
+    for slow in [false, true] {
+        // AVX-512 VBMI first, then AVX2 (a CPU without VBMI, such as AMD Zen 3), then BMI2.
+        assert_eq!(
+            Extraction::first_of(cpu(&[Portable, Bmi2, Avx2, Avx2Loads, Avx512]), slow),
+            Avx512
+        );
+        assert_eq!(Extraction::first_of(cpu(&[Portable, Bmi2]), slow), Bmi2);
+        assert_eq!(Extraction::first_of(cpu(&[Portable]), slow), Portable);
+        assert_eq!(Extraction::first_of(cpu(&[]), slow), Portable);
+    }
+    // AVX2 with gathers, or with scalar reads where gathers are slow.
+    assert_eq!(Extraction::first_of(cpu(avx2), false), Avx2);
+    assert_eq!(Extraction::first_of(cpu(avx2), true), Avx2Loads);
+    let mut all = Extraction::PREFERENCE.to_vec();
+    all.sort_by_key(|x| x.name());
+    let mut want = Extraction::ALL.to_vec();
+    want.sort_by_key(|x| x.name());
+    assert_eq!(all, want, "every extraction has its place");
+    // This CPU: the first it supports.
+    let best = Extraction::best();
+    assert!(best.supported());
+    for x in Extraction::PREFERENCE {
+        if x == best {
+            break;
+        }
+        let skipped = x == Avx2 && slow_gathers();
+        assert!(!x.supported() || skipped, "{x:?} is faster than {best:?}");
+    }
+    assert_eq!(PatternEval::new(&random_weights(20, 1, 100)).extraction(), best);
+    // The features each needs, as the CPU reports them.
+    #[cfg(target_arch = "x86_64")]
+    {
+        let avx2 = std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt");
+        assert_eq!(Avx2.supported(), avx2);
+        assert_eq!(Avx2Loads.supported(), avx2);
+        assert_eq!(Bmi2.supported(), std::is_x86_feature_detected!("bmi2"));
+        let avx512 = std::is_x86_feature_detected!("avx512f")
+            && std::is_x86_feature_detected!("avx512bw")
+            && std::is_x86_feature_detected!("avx512vbmi")
+            && std::is_x86_feature_detected!("avx2");
+        assert_eq!(Avx512.supported(), avx512);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    assert_eq!(best, Portable);
+}
+
+#[test]
+fn gathers_count_as_slow_on_amd_only() {
+    assert!(gathers_microcoded(b"AuthenticAMD"));
+    assert!(gathers_microcoded(b"HygonGenuine"));
+    assert!(!gathers_microcoded(b"GenuineIntel"));
+    assert!(!gathers_microcoded(b"AuthenticAMx"));
+    assert_eq!(cpu_vendor().is_some(), cfg!(target_arch = "x86_64"));
+    match cpu_vendor() {
+        Some(v) => {
+            assert!(v.iter().all(|b| b.is_ascii_graphic()), "{v:?}");
+            assert_eq!(slow_gathers(), gathers_microcoded(&v));
+            // The kernel's reading of the same string, where there is one.
+            if let Ok(info) = std::fs::read_to_string("/proc/cpuinfo")
+                && let Some(line) = info.lines().find(|l| l.starts_with("vendor_id"))
+            {
+                assert_eq!(line.split(':').nth(1).map(str::trim), std::str::from_utf8(&v).ok());
+            }
+        }
+        None => assert!(!slow_gathers()),
     }
 }

@@ -4,7 +4,7 @@ use crate::cache::Cache;
 use crate::layout::Layout;
 use crate::search::{self, Ctx, EvalOrdering, OrderingEval, Techniques};
 use othello_engine::Limits;
-use othello_rules::{Color, Move, Position, Square, movegen};
+use othello_rules::{Move, Position, Square, movegen};
 use othello_table::{BusySet, Table, TableStats, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -438,19 +438,6 @@ impl Solver {
         scored.into_iter().map(|(_, sq)| sq).collect()
     }
 
-    /// The aspiration's first guess: with an ordering evaluation, the value of a
-    /// [`GUESS_DEPTH`]-ply alpha-beta search by it, as a score; otherwise 0.
-    fn first_guess(&self, layout: &Layout, p: u64, o: u64, lo: i32, hi: i32) -> i32 {
-        match &self.ordering {
-            Some(eval) => {
-                let pos = Position::from_raw_unchecked(p, o, Color::Black, layout.size);
-                let v = eval_search(eval, &pos, GUESS_DEPTH, -EVAL_GUESS_INF, EVAL_GUESS_INF);
-                score_of_centi_discs(v, lo, hi)
-            }
-            None => 0.clamp(lo, hi),
-        }
-    }
-
     /// The root search: the clamped value and the best square (lowest index among the best),
     /// with helper threads (lazy SMP) when configured. `None` when stopped.
     fn root(
@@ -466,10 +453,9 @@ impl Solver {
         let done = AtomicBool::new(false);
         let threads = self.threads.min(order.len().max(1));
         let busy = (threads > 1).then(BusySet::new);
-        let guess = self.first_guess(layout, p, o, lo, hi);
         let run = |ctx: &mut Ctx<'_>| {
             if hi - lo > 2 {
-                aspiration(ctx, p, o, lo, hi, &order, guess)
+                aspiration(ctx, p, o, lo, hi, &order)
             } else {
                 root_search(ctx, p, o, lo, hi, &order)
             }
@@ -505,56 +491,14 @@ impl Solver {
     }
 }
 
-/// Plies of the evaluation search that gives the aspiration its first guess (1 to 4 tried on
-/// FFO #41/#42/#44 and the 20-empty random lines: 3 needed the fewest nodes on both).
-const GUESS_DEPTH: u32 = 3;
-
-/// The score nearest to `v` centi-discs among those of `lo..=hi` with the parity of `lo`
-/// (every final score has it), halves rounded up.
-fn score_of_centi_discs(v: i32, lo: i32, hi: i32) -> i32 {
-    let from_lo = v.clamp(lo * 100, hi * 100) - lo * 100;
-    (lo + 2 * ((from_lo + 100) / 200)).min(hi)
-}
-
-/// Beyond every evaluation of [`eval_search`].
-const EVAL_GUESS_INF: i32 = 1 << 24;
-
-/// Fail-soft alpha-beta on `pos` to `depth` plies with `eval` at the leaves (centi-discs; a
-/// finished game scores 100 per disc): the first guess of [`aspiration`].
-fn eval_search(eval: &OrderingEval, pos: &Position, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-    if pos.is_game_over() {
-        return pos.final_score() * 100;
-    }
-    if depth == 0 {
-        return eval.evaluate(pos);
-    }
-    let moves = pos.legal_moves();
-    if moves.is_empty() {
-        return -eval_search(eval, &pos.pass_unchecked(), depth, -beta, -alpha);
-    }
-    let mut best = -EVAL_GUESS_INF;
-    for sq in moves {
-        let v = -eval_search(eval, &pos.play_unchecked(Move::Place(sq)), depth - 1, -beta, -alpha);
-        if v > best {
-            best = v;
-            if v >= beta {
-                break;
-            }
-            alpha = alpha.max(v);
-        }
-    }
-    best
-}
-
-/// The exact value in `lo..=hi` by narrow windows `(g - 1, g + 1)` around a guess `g`: `guess`
-/// first (0, or a shallow search by the ordering evaluation: [`Solver::first_guess`]), then
-/// steps growing in the failing direction until the score is bracketed, then bisection.
-/// Narrow windows keep almost every node of the tree a null-window node, which costs far less
-/// than one full-window search; a window far on the wrong side of the score costs most.
-fn aspiration(ctx: &mut Ctx<'_>, p: u64, o: u64, lo: i32, hi: i32, order: &[u32], guess: i32) -> Option<(i32, u32)> {
+/// The exact value in `lo..=hi` by narrow windows `(g - 1, g + 1)` around a guess `g`: 0 first,
+/// then steps growing in the failing direction until the score is bracketed, then bisection.
+/// Narrow windows keep every node of the tree a null-window node, which costs far less than
+/// one full-window search when no evaluation gives a good first guess.
+fn aspiration(ctx: &mut Ctx<'_>, p: u64, o: u64, lo: i32, hi: i32, order: &[u32]) -> Option<(i32, u32)> {
     // The score is known to lie in `low..=high` (every score has the parity of `lo`).
     let (mut low, mut high) = (lo, hi);
-    let mut guess = guess.clamp(lo, hi);
+    let mut guess = 0.clamp(lo, hi);
     let mut step = 2;
     loop {
         let (a, b) = ((guess - 1).max(low - 1), (guess + 1).min(high + 1));
@@ -677,78 +621,5 @@ fn principal_variation(ctx: &mut Ctx<'_>, mut pos: Position, mut value: i32, lo:
         pv.push(Move::Place(sq));
         pos = child;
         value = -value;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use othello_rules::BoardSize;
-    use rand::rngs::SmallRng;
-    use rand::{Rng, SeedableRng};
-
-    #[test]
-    fn centi_discs_round_to_the_nearest_score_of_the_parity() {
-        assert_eq!(score_of_centi_discs(0, -64, 64), 0);
-        assert_eq!(score_of_centi_discs(99, -64, 64), 0);
-        assert_eq!(score_of_centi_discs(100, -64, 64), 2);
-        assert_eq!(score_of_centi_discs(101, -64, 64), 2);
-        assert_eq!(score_of_centi_discs(-100, -64, 64), 0);
-        assert_eq!(score_of_centi_discs(-101, -64, 64), -2);
-        assert_eq!(score_of_centi_discs(750, -64, 64), 8);
-        assert_eq!(score_of_centi_discs(-750, -64, 64), -8);
-        assert_eq!(score_of_centi_discs(1_000_000, -64, 64), 64);
-        assert_eq!(score_of_centi_discs(-1_000_000, -64, 64), -64);
-        // A window of odd scores (a clamped solve) and a narrow one.
-        assert_eq!(score_of_centi_discs(0, -5, 5), 1);
-        assert_eq!(score_of_centi_discs(-150, -5, 5), -1);
-        assert_eq!(score_of_centi_discs(-250, -5, 5), -3);
-        assert_eq!(score_of_centi_discs(900, -5, 5), 5);
-        assert_eq!(score_of_centi_discs(-900, -5, 5), -5);
-    }
-
-    fn negamax(eval: &OrderingEval, pos: &Position, depth: u32) -> i32 {
-        if pos.is_game_over() {
-            return pos.final_score() * 100;
-        }
-        if depth == 0 {
-            return eval.evaluate(pos);
-        }
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            return -negamax(eval, &pos.pass_unchecked(), depth);
-        }
-        moves
-            .into_iter()
-            .map(|sq| -negamax(eval, &pos.play_unchecked(Move::Place(sq)), depth - 1))
-            .max()
-            .expect("a move")
-    }
-
-    #[test]
-    fn eval_search_is_negamax() {
-        // Disc difference plus a square weight: many distinct values, so pruning bugs show.
-        let eval = OrderingEval::new(|p: &Position| {
-            let w = |b: u64| (0..64).filter(|s| b >> s & 1 != 0).map(|s| s * 7 % 11).sum::<i32>();
-            100 * (p.player().count() as i32 - p.opponent().count() as i32) + w(p.player().0) - w(p.opponent().0)
-        });
-        let mut rng = SmallRng::seed_from_u64(31);
-        for i in 0..60 {
-            let size = [BoardSize::Eight, BoardSize::Six][i % 2];
-            let mut pos = Position::start_of(size);
-            let target = rng.random_range(2..=24);
-            while pos.empty_count() > target && !pos.moves().is_empty() {
-                let moves = pos.moves();
-                pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
-            }
-            for depth in 0..=3 {
-                let want = negamax(&eval, &pos, depth);
-                assert_eq!(
-                    eval_search(&eval, &pos, depth, -EVAL_GUESS_INF, EVAL_GUESS_INF),
-                    want,
-                    "{pos} depth {depth}"
-                );
-            }
-        }
     }
 }

@@ -119,10 +119,56 @@ fn zeroed_buckets(n: usize) -> Box<[Bucket]> {
     }
 }
 
+// The count two plies down from a position with legal moves `moves`, one move at a time: for
+// each move, the child's number of moves, or 1 when it has none (a pass or a finished game,
+// one leaf either way). Compiled per back end as the recursion below.
+macro_rules! two_impl {
+    ($(#[$attr:meta])* $two:ident, $moves:path, $flips:path) => {
+        $(#[$attr])*
+        fn $two(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
+            let mut n = 0;
+            let mut rest = moves;
+            while rest != 0 {
+                let sq = rest.trailing_zeros();
+                rest &= rest - 1;
+                let f = $flips(p, o, sq);
+                let m = $moves(o ^ f, p ^ f ^ (1 << sq)) & mask;
+                n += if m == 0 { 1 } else { m.count_ones() as u64 };
+            }
+            n
+        }
+    };
+}
+
+two_impl!(
+    #[inline]
+    two_portable,
+    portable::legal_moves,
+    portable::flips
+);
+
+#[cfg(target_arch = "x86_64")]
+two_impl!(
+    #[target_feature(enable = "avx2,bmi1,lzcnt,popcnt")]
+    #[inline]
+    two_avx2,
+    movegen::x86::legal_moves_avx2,
+    movegen::x86::flips_bmi
+);
+
+#[cfg(target_arch = "x86_64")]
+two_impl!(
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[inline]
+    two_bmi2,
+    movegen::x86::legal_moves_avx2,
+    movegen::x86::flips_pext
+);
+
 // The recursion, written once and compiled twice: for the portable code and, on x86-64, with
 // the AVX2/BMI features enabled so the fast move generator inlines into it.
 macro_rules! perft_impl {
-    ($(#[$attr:meta])* $plain:ident, $hashed:ident, $moves:path, $flips:path) => {
+    ($(#[$attr:meta])* $plain:ident, $hashed:ident, $moves:path, $flips:path, $two:path) => {
         $(#[$attr])*
         fn $plain(p: u64, o: u64, mask: u64, depth: u32) -> u64 {
             let moves = $moves(p, o) & mask;
@@ -136,20 +182,16 @@ macro_rules! perft_impl {
             if depth == 1 {
                 return moves.count_ones() as u64;
             }
+            if depth == 2 {
+                return $two(p, o, moves, mask);
+            }
             let mut n = 0;
             let mut rest = moves;
             while rest != 0 {
                 let sq = rest.trailing_zeros();
                 rest &= rest - 1;
                 let f = $flips(p, o, sq);
-                let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-                n += if depth == 2 {
-                    let m = $moves(np, no) & mask;
-                    // No move: a pass or a finished game, one leaf either way.
-                    if m == 0 { 1 } else { m.count_ones() as u64 }
-                } else {
-                    $plain(np, no, mask, depth - 1)
-                };
+                n += $plain(o ^ f, p ^ f ^ (1 << sq), mask, depth - 1);
             }
             n
         }
@@ -183,7 +225,13 @@ macro_rules! perft_impl {
     };
 }
 
-perft_impl!(plain_portable, hashed_portable, portable::legal_moves, portable::flips);
+perft_impl!(
+    plain_portable,
+    hashed_portable,
+    portable::legal_moves,
+    portable::flips,
+    two_portable
+);
 
 #[cfg(target_arch = "x86_64")]
 perft_impl!(
@@ -191,7 +239,8 @@ perft_impl!(
     plain_avx2,
     hashed_avx2,
     movegen::x86::legal_moves_avx2,
-    movegen::x86::flips_bmi
+    movegen::x86::flips_bmi,
+    two_avx2
 );
 
 #[cfg(target_arch = "x86_64")]
@@ -200,7 +249,8 @@ perft_impl!(
     plain_bmi2,
     hashed_bmi2,
     movegen::x86::legal_moves_avx2,
-    movegen::x86::flips_pext
+    movegen::x86::flips_pext,
+    two_bmi2
 );
 
 #[cfg(target_arch = "x86_64")]
@@ -209,7 +259,8 @@ perft_impl!(
     plain_avx512,
     hashed_avx512,
     movegen::x86::legal_moves_avx512,
-    movegen::x86::flips_avx512
+    movegen::x86::flips_avx512,
+    movegen::x86::perft2_avx512
 );
 
 fn run_plain(backend: Backend, p: u64, o: u64, mask: u64, depth: u32) -> u64 {
@@ -431,6 +482,41 @@ mod tests {
     fn table_of_another_size_is_refused() {
         let table = PerftTable::new(1, BoardSize::Six);
         perft_hashed_in(&Position::start(), 5, &table);
+    }
+
+    /// The batched two-ply count of each back end against the one-move-at-a-time count, on
+    /// positions from seeded random play on every board size (up to 30 moves from one position,
+    /// so batches of eight are full, partial and several).
+    #[test]
+    fn two_ply_counts_agree() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut checked = 0;
+        for size in BoardSize::ALL {
+            let mask = size.mask().0;
+            for _game in 0..40 {
+                let mut pos = Position::start_of(size);
+                while !pos.is_game_over() {
+                    let (p, o) = (pos.player().0, pos.opponent().0);
+                    let moves = portable::legal_moves(p, o) & mask;
+                    if moves != 0 {
+                        let want = two_portable(p, o, moves, mask);
+                        assert_eq!(want, run_plain(Backend::Portable, p, o, mask, 2));
+                        for b in Backend::ALL {
+                            if b.supported() {
+                                assert_eq!(run_plain(b, p, o, mask, 2), want, "{pos} {b:?}");
+                            }
+                        }
+                        checked += 1;
+                    }
+                    let all = pos.moves();
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos = pos.play_unchecked(all[(seed % all.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(checked > 3000, "{checked}");
     }
 
     #[test]

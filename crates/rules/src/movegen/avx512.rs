@@ -119,3 +119,127 @@ pub fn flips_avx512(p: u64, o: u64, sq: u32) -> u64 {
     let f = _mm_or_si128(f, _mm_unpackhi_epi64(f, f));
     _mm_cvtsi128_si64(f) as u64
 }
+
+/// The perft count two plies below `(p, o)` when `moves` (non-empty, already masked with the
+/// board) are its legal moves: for each move, the number of the child's legal moves on the board
+/// `mask`, or 1 when the child has none (a pass or a finished game, one leaf either way).
+///
+/// The children are handled eight at a time, one per 64-bit lane: the flips of each lane's
+/// move by fills from the move along the eight directions, then the child's moves by the
+/// Kogge-Stone fills of the portable code, each direction one instruction for all eight lanes.
+///
+/// # Safety
+/// As [`legal_moves_avx512`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,popcnt,bmi1")]
+#[inline]
+pub fn perft2_avx512(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
+    use std::arch::x86_64::*;
+    let pp = _mm512_set1_epi64(p as i64);
+    let oo = _mm512_set1_epi64(o as i64);
+    let board = _mm512_set1_epi64(mask as i64);
+    let inner_h = _mm512_set1_epi64(INNER_H);
+    let oh = _mm512_and_si512(oo, inner_h);
+    let mut rest = moves;
+    let mut n = 0u64;
+    while rest != 0 {
+        // The next (up to) eight moves, one bit per lane; lanes past the last move hold 0.
+        let mut buf = [0u64; 8];
+        for b in &mut buf {
+            *b = rest & rest.wrapping_neg();
+            rest &= rest.wrapping_sub(1);
+        }
+        // SAFETY: `buf` is 8 consecutive u64 (unaligned load allowed).
+        let mm = unsafe { _mm512_loadu_si512(buf.as_ptr().cast()) };
+        let valid = _mm512_test_epi64_mask(mm, mm);
+        let f = flips8(pp, oo, oh, mm);
+        // The children, side to move first: the opponent, and the player with the move and flips.
+        let cp = _mm512_xor_si512(oo, f);
+        let co = _mm512_ternarylogic_epi64(pp, f, mm, 0x96); // a ^ b ^ c
+        let m = _mm512_and_si512(moves8(cp, co), board);
+        let none = _mm512_mask_testn_epi64_mask(valid, m, m);
+        let m = _mm512_maskz_mov_epi64(valid, m);
+        let mut out = [0u64; 8];
+        // SAFETY: `out` is 8 consecutive u64 (unaligned store allowed).
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), m) };
+        n += none.count_ones() as u64;
+        for c in out {
+            n += c.count_ones() as u64;
+        }
+    }
+    n
+}
+
+/// The flips of each lane's move (one bit; 0 in an unused lane) for the player `pp` against
+/// the opponent `oo` (`oh`: `oo` on the inner columns), the same board in every lane: in each
+/// direction the run of opponent discs next to the move, kept when a player disc closes it.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn flips8(
+    pp: std::arch::x86_64::__m512i,
+    oo: std::arch::x86_64::__m512i,
+    oh: std::arch::x86_64::__m512i,
+    mm: std::arch::x86_64::__m512i,
+) -> std::arch::x86_64::__m512i {
+    use std::arch::x86_64::*;
+    let mut f = _mm512_setzero_si512();
+    // One direction: `$sh` shifts by `$s` and by `$s2 = 2 * $s` that way; `$om`, the opponent
+    // discs a run may cross. 0xf8 = a | (b & c).
+    macro_rules! dir {
+        ($sh:ident, $s:literal, $s2:literal, $om:expr) => {{
+            let om = $om;
+            let mut x = _mm512_and_si512(om, $sh::<$s>(mm));
+            x = _mm512_ternarylogic_epi64(x, om, $sh::<$s>(x), 0xf8);
+            let pair = _mm512_and_si512(om, $sh::<$s>(om));
+            x = _mm512_ternarylogic_epi64(x, pair, $sh::<$s2>(x), 0xf8);
+            x = _mm512_ternarylogic_epi64(x, pair, $sh::<$s2>(x), 0xf8);
+            let closed = _mm512_test_epi64_mask($sh::<$s>(x), pp);
+            f = _mm512_mask_or_epi64(f, closed, f, x);
+        }};
+    }
+    dir!(_mm512_slli_epi64, 1, 2, oh);
+    dir!(_mm512_srli_epi64, 1, 2, oh);
+    dir!(_mm512_slli_epi64, 8, 16, oo);
+    dir!(_mm512_srli_epi64, 8, 16, oo);
+    dir!(_mm512_slli_epi64, 7, 14, oh);
+    dir!(_mm512_srli_epi64, 7, 14, oh);
+    dir!(_mm512_slli_epi64, 9, 18, oh);
+    dir!(_mm512_srli_epi64, 9, 18, oh);
+    f
+}
+
+/// The legal moves of each lane's position (player `pp`, opponent `oo`; whole 8x8 grid): the
+/// portable Kogge-Stone fills, eight positions at once.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn moves8(pp: std::arch::x86_64::__m512i, oo: std::arch::x86_64::__m512i) -> std::arch::x86_64::__m512i {
+    use std::arch::x86_64::*;
+    let oh = _mm512_and_si512(oo, _mm512_set1_epi64(INNER_H));
+    let mut acc = _mm512_setzero_si512();
+    // Both ways along one line: `$s` and `$s2 = 2 * $s`; `$om`, the opponent discs a run may
+    // cross. 0xf8 = a | (b & c); 0xfe = a | b | c.
+    macro_rules! line {
+        ($s:literal, $s2:literal, $om:expr) => {{
+            let om = $om;
+            let mut fl = _mm512_and_si512(om, _mm512_slli_epi64::<$s>(pp));
+            let mut fr = _mm512_and_si512(om, _mm512_srli_epi64::<$s>(pp));
+            fl = _mm512_ternarylogic_epi64(fl, om, _mm512_slli_epi64::<$s>(fl), 0xf8);
+            fr = _mm512_ternarylogic_epi64(fr, om, _mm512_srli_epi64::<$s>(fr), 0xf8);
+            let pl = _mm512_and_si512(om, _mm512_slli_epi64::<$s>(om));
+            let pr = _mm512_srli_epi64::<$s>(pl);
+            fl = _mm512_ternarylogic_epi64(fl, pl, _mm512_slli_epi64::<$s2>(fl), 0xf8);
+            fr = _mm512_ternarylogic_epi64(fr, pr, _mm512_srli_epi64::<$s2>(fr), 0xf8);
+            fl = _mm512_ternarylogic_epi64(fl, pl, _mm512_slli_epi64::<$s2>(fl), 0xf8);
+            fr = _mm512_ternarylogic_epi64(fr, pr, _mm512_srli_epi64::<$s2>(fr), 0xf8);
+            acc = _mm512_ternarylogic_epi64(acc, _mm512_slli_epi64::<$s>(fl), _mm512_srli_epi64::<$s>(fr), 0xfe);
+        }};
+    }
+    line!(1, 2, oh);
+    line!(8, 16, oo);
+    line!(7, 14, oh);
+    line!(9, 18, oh);
+    // Empty squares only: 0x10 = a & !b & !c.
+    _mm512_ternarylogic_epi64(acc, pp, oo, 0x10)
+}

@@ -263,6 +263,19 @@ perft_impl!(
     movegen::x86::perft2_avx512
 );
 
+// The AVX-512 back end on CPUs with the newer extensions (see `perft2_avx512_icl`).
+#[cfg(target_arch = "x86_64")]
+perft_impl!(
+    #[target_feature(
+        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512vbmi2,avx512vpopcntdq,avx2,bmi1,bmi2,lzcnt,popcnt"
+    )]
+    plain_avx512icl,
+    hashed_avx512icl,
+    movegen::x86::legal_moves_avx512,
+    movegen::x86::flips_avx512,
+    movegen::x86::perft2_avx512_icl
+);
+
 fn run_plain(backend: Backend, p: u64, o: u64, mask: u64, depth: u32) -> u64 {
     debug_assert!(backend.supported());
     #[cfg(target_arch = "x86_64")]
@@ -273,6 +286,8 @@ fn run_plain(backend: Backend, p: u64, o: u64, mask: u64, depth: u32) -> u64 {
         match backend {
             Backend::Avx2 => return plain_avx2(p, o, mask, depth),
             Backend::Bmi2 => return plain_bmi2(p, o, mask, depth),
+            // The extensions were checked by `has_avx512_icl`.
+            Backend::Avx512 if movegen::x86::has_avx512_icl() => return plain_avx512icl(p, o, mask, depth),
             Backend::Avx512 => return plain_avx512(p, o, mask, depth),
             Backend::Portable => {}
         }
@@ -288,6 +303,9 @@ fn run_hashed(backend: Backend, p: u64, o: u64, mask: u64, depth: u32, table: &P
         match backend {
             Backend::Avx2 => return hashed_avx2(p, o, mask, depth, table),
             Backend::Bmi2 => return hashed_bmi2(p, o, mask, depth, table),
+            Backend::Avx512 if movegen::x86::has_avx512_icl() => {
+                return hashed_avx512icl(p, o, mask, depth, table);
+            }
             Backend::Avx512 => return hashed_avx512(p, o, mask, depth, table),
             Backend::Portable => {}
         }
@@ -505,6 +523,18 @@ mod tests {
                             if b.supported() {
                                 assert_eq!(run_plain(b, p, o, mask, 2), want, "{pos} {b:?}");
                             }
+                        }
+                        #[cfg(target_arch = "x86_64")]
+                        if Backend::Avx512.supported() {
+                            // SAFETY: AVX-512 F/VL/CD were just checked.
+                            let n = unsafe { movegen::x86::perft2_avx512(p, o, moves, mask) };
+                            assert_eq!(n, want, "{pos} perft2_avx512");
+                        }
+                        #[cfg(target_arch = "x86_64")]
+                        if Backend::Avx512.supported() && movegen::x86::has_avx512_icl() {
+                            // SAFETY: the extensions were just checked.
+                            let n = unsafe { movegen::x86::perft2_avx512_icl(p, o, moves, mask) };
+                            assert_eq!(n, want, "{pos} perft2_avx512_icl");
                         }
                         checked += 1;
                     }

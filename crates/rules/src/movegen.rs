@@ -314,6 +314,7 @@ pub mod x86 {
     #[cfg(target_arch = "x86_64")]
     pub use super::avx512::{
         flips_avx512, has_avx512_icl, legal_moves_avx512, legal_moves_avx512vl, perft2_avx512, perft2_avx512_icl,
+        perft3_avx512_icl,
     };
     #[cfg(target_arch = "x86_64")]
     pub use super::bmi2::flips_pext;

@@ -165,10 +165,36 @@ two_impl!(
     movegen::x86::flips_pext
 );
 
+// The count three plies down from a position with legal moves `moves`: each child's two-ply
+// count (the generic form of `perft3_avx512_icl`).
+macro_rules! three_impl {
+    ($(#[$attr:meta])* $three:ident, $moves:path, $flips:path, $two:path) => {
+        $(#[$attr])*
+        fn $three(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
+            let mut n = 0;
+            let mut rest = moves;
+            while rest != 0 {
+                let sq = rest.trailing_zeros();
+                rest &= rest - 1;
+                let f = $flips(p, o, sq);
+                let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                let m = $moves(np, no) & mask;
+                n += if m != 0 {
+                    $two(np, no, m, mask)
+                } else {
+                    // A pass: the other side's moves below it, or one leaf if none.
+                    ($moves(no, np) & mask).count_ones().max(1) as u64
+                };
+            }
+            n
+        }
+    };
+}
+
 // The recursion, written once and compiled twice: for the portable code and, on x86-64, with
 // the AVX2/BMI features enabled so the fast move generator inlines into it.
 macro_rules! perft_impl {
-    ($(#[$attr:meta])* $plain:ident, $hashed:ident, $moves:path, $flips:path, $two:path) => {
+    ($(#[$attr:meta])* $plain:ident, $hashed:ident, $moves:path, $flips:path, $two:path, $three:path) => {
         $(#[$attr])*
         fn $plain(p: u64, o: u64, mask: u64, depth: u32) -> u64 {
             let moves = $moves(p, o) & mask;
@@ -184,6 +210,9 @@ macro_rules! perft_impl {
             }
             if depth == 2 {
                 return $two(p, o, moves, mask);
+            }
+            if depth == 3 {
+                return $three(p, o, moves, mask);
             }
             let mut n = 0;
             let mut rest = moves;
@@ -225,12 +254,51 @@ macro_rules! perft_impl {
     };
 }
 
+three_impl!(
+    #[inline]
+    three_portable,
+    portable::legal_moves,
+    portable::flips,
+    two_portable
+);
+
+#[cfg(target_arch = "x86_64")]
+three_impl!(
+    #[target_feature(enable = "avx2,bmi1,lzcnt,popcnt")]
+    #[inline]
+    three_avx2,
+    movegen::x86::legal_moves_avx2,
+    movegen::x86::flips_bmi,
+    two_avx2
+);
+
+#[cfg(target_arch = "x86_64")]
+three_impl!(
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[inline]
+    three_bmi2,
+    movegen::x86::legal_moves_avx2,
+    movegen::x86::flips_pext,
+    two_bmi2
+);
+
+#[cfg(target_arch = "x86_64")]
+three_impl!(
+    #[target_feature(enable = "avx512f,avx512vl,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[inline]
+    three_avx512,
+    movegen::x86::legal_moves_avx512,
+    movegen::x86::flips_avx512,
+    movegen::x86::perft2_avx512
+);
+
 perft_impl!(
     plain_portable,
     hashed_portable,
     portable::legal_moves,
     portable::flips,
-    two_portable
+    two_portable,
+    three_portable
 );
 
 #[cfg(target_arch = "x86_64")]
@@ -240,7 +308,8 @@ perft_impl!(
     hashed_avx2,
     movegen::x86::legal_moves_avx2,
     movegen::x86::flips_bmi,
-    two_avx2
+    two_avx2,
+    three_avx2
 );
 
 #[cfg(target_arch = "x86_64")]
@@ -250,7 +319,8 @@ perft_impl!(
     hashed_bmi2,
     movegen::x86::legal_moves_avx2,
     movegen::x86::flips_pext,
-    two_bmi2
+    two_bmi2,
+    three_bmi2
 );
 
 #[cfg(target_arch = "x86_64")]
@@ -260,7 +330,8 @@ perft_impl!(
     hashed_avx512,
     movegen::x86::legal_moves_avx512,
     movegen::x86::flips_avx512,
-    movegen::x86::perft2_avx512
+    movegen::x86::perft2_avx512,
+    three_avx512
 );
 
 // The AVX-512 back end on CPUs with the newer extensions (see `perft2_avx512_icl`).
@@ -273,7 +344,8 @@ perft_impl!(
     hashed_avx512icl,
     movegen::x86::legal_moves_avx512,
     movegen::x86::flips_avx512,
-    movegen::x86::perft2_avx512_icl
+    movegen::x86::perft2_avx512_icl,
+    movegen::x86::perft3_avx512_icl
 );
 
 fn run_plain(backend: Backend, p: u64, o: u64, mask: u64, depth: u32) -> u64 {
@@ -502,11 +574,12 @@ mod tests {
         perft_hashed_in(&Position::start(), 5, &table);
     }
 
-    /// The batched two-ply count of each back end against the one-move-at-a-time count, on
-    /// positions from seeded random play on every board size (up to 30 moves from one position,
-    /// so batches of eight are full, partial and several).
+    /// The batched two- and three-ply counts of each back end against the one-move-at-a-time
+    /// counts and the naive reference, on positions from seeded random play on every board
+    /// size (up to 30 moves from one position, so batches of eight are full, partial and
+    /// several; passes and finished games on the way).
     #[test]
-    fn two_ply_counts_agree() {
+    fn two_and_three_ply_counts_agree() {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut checked = 0;
         for size in BoardSize::ALL {
@@ -518,10 +591,16 @@ mod tests {
                     let moves = portable::legal_moves(p, o) & mask;
                     if moves != 0 {
                         let want = two_portable(p, o, moves, mask);
+                        let want3 = three_portable(p, o, moves, mask);
                         assert_eq!(want, run_plain(Backend::Portable, p, o, mask, 2));
+                        assert_eq!(want3, run_plain(Backend::Portable, p, o, mask, 3));
+                        if checked % 16 == 0 {
+                            assert_eq!(want3, crate::reference::perft(&pos, 3), "{pos}");
+                        }
                         for b in Backend::ALL {
                             if b.supported() {
                                 assert_eq!(run_plain(b, p, o, mask, 2), want, "{pos} {b:?}");
+                                assert_eq!(run_plain(b, p, o, mask, 3), want3, "{pos} {b:?}");
                             }
                         }
                         #[cfg(target_arch = "x86_64")]
@@ -535,6 +614,9 @@ mod tests {
                             // SAFETY: the extensions were just checked.
                             let n = unsafe { movegen::x86::perft2_avx512_icl(p, o, moves, mask) };
                             assert_eq!(n, want, "{pos} perft2_avx512_icl");
+                            // SAFETY: as above.
+                            let n = unsafe { movegen::x86::perft3_avx512_icl(p, o, moves, mask) };
+                            assert_eq!(n, want3, "{pos} perft3_avx512_icl");
                         }
                         checked += 1;
                     }

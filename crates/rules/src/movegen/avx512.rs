@@ -340,22 +340,16 @@ pub fn perft3_avx512_icl(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
         0x0706_0504_0302_0100,
     );
     let next = _mm512_set_epi64(7, 7, 6, 5, 4, 3, 2, 1);
-    // The queue of positions one ply above the leaves: player, opponent, move to play.
-    let (mut qp, mut qo, mut qm) = ([0u64; 8], [0u64; 8], [0u64; 8]);
-    let mut queued = 0usize;
+    let lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
+    let seven = _mm512_set1_epi64(7);
+    // The queue of positions one ply above the leaves, in registers (memory would stall the
+    // vector loads on the scalar stores): player, opponent, move to play; `queued` lanes used.
+    let (mut qp, mut qo, mut qm) = (pp, oo, _mm512_setzero_si512());
+    let mut queued = 0u32;
     let mut acc = _mm512_setzero_si512();
     let mut n = 0u64;
-    // Counts the first `len` queued moves into `acc`.
-    let count = |qp: &[u64; 8], qo: &[u64; 8], qm: &[u64; 8], len: usize, acc: __m512i| {
-        let valid = _bzhi_u32(0xff, len as u32) as __mmask8;
-        // SAFETY: each array is 8 consecutive u64 (unaligned loads allowed).
-        let (bp, bo, mm) = unsafe {
-            (
-                _mm512_loadu_si512(qp.as_ptr().cast()),
-                _mm512_loadu_si512(qo.as_ptr().cast()),
-                _mm512_maskz_loadu_epi64(valid, qm.as_ptr().cast()),
-            )
-        };
+    // Counts the queue's lanes `valid` into `acc`.
+    let count = |bp: __m512i, bo: __m512i, mm: __m512i, valid: __mmask8, acc: __m512i| {
         let f = flips8(bp, bo, _mm512_and_si512(bo, inner_h), mm);
         let cp = _mm512_xor_si512(bo, f);
         let co = _mm512_ternarylogic_epi64(bp, f, mm, 0x96); // a ^ b ^ c
@@ -382,22 +376,40 @@ pub fn perft3_avx512_icl(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
             _mm512_storeu_si512(ms.as_mut_ptr().cast(), m);
         }
         for i in 0..left.min(8) as usize {
-            let (a, b) = (cps[i], cos[i]);
-            let mut rest = ms[i];
-            if rest == 0 {
+            let (a, b, mi) = (cps[i], cos[i], ms[i]);
+            if mi == 0 {
                 // The child passes; below it, the other side's moves, or one leaf if none.
                 n += (legal_moves_avx512(b, a) & mask).count_ones().max(1) as u64;
+                continue;
             }
-            while rest != 0 {
-                qp[queued] = a;
-                qo[queued] = b;
-                qm[queued] = rest & rest.wrapping_neg();
-                rest &= rest.wrapping_sub(1);
-                queued += 1;
-                if queued == 8 {
-                    acc = count(&qp, &qo, &qm, 8, acc);
-                    queued = 0;
+            // Queue the child's moves, eight at most at a time, from lane `queued` on (those
+            // past lane 7 wrap around to lane 0, for the next batch).
+            let mut child_squares = _mm512_maskz_compress_epi8(mi, iota);
+            let mut child_left = mi.count_ones();
+            loop {
+                let take = child_left.min(8);
+                let bits = _mm512_sllv_epi64(one, _mm512_cvtepu8_epi64(_mm512_castsi512_si128(child_squares)));
+                let rot = _mm512_and_si512(_mm512_sub_epi64(lane, _mm512_set1_epi64(queued as i64)), seven);
+                let v = _mm512_permutexvar_epi64(rot, bits);
+                let now = (_bzhi_u32(0xff, queued + take) & !_bzhi_u32(0xff, queued)) as __mmask8;
+                qm = _mm512_mask_mov_epi64(qm, now, v);
+                qp = _mm512_mask_set1_epi64(qp, now, a as i64);
+                qo = _mm512_mask_set1_epi64(qo, now, b as i64);
+                if queued + take >= 8 {
+                    acc = count(qp, qo, qm, 0xff, acc);
+                    // The moves that did not fit are in the low lanes of `v` already.
+                    qm = v;
+                    qp = _mm512_set1_epi64(a as i64);
+                    qo = _mm512_set1_epi64(b as i64);
+                    queued = queued + take - 8;
+                } else {
+                    queued += take;
                 }
+                if child_left <= 8 {
+                    break;
+                }
+                child_left -= 8;
+                child_squares = _mm512_permutexvar_epi64(next, child_squares);
             }
         }
         if left <= 8 {
@@ -407,7 +419,7 @@ pub fn perft3_avx512_icl(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
         squares = _mm512_permutexvar_epi64(next, squares);
     }
     if queued > 0 {
-        acc = count(&qp, &qo, &qm, queued, acc);
+        acc = count(qp, qo, qm, _bzhi_u32(0xff, queued) as __mmask8, acc);
     }
     n + _mm512_reduce_add_epi64(acc) as u64
 }

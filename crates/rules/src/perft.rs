@@ -78,6 +78,20 @@ impl PerftTable {
         None
     }
 
+    /// Asks the CPU to bring the bucket of `(p, o)` into the cache ahead of its probe.
+    #[inline]
+    fn prefetch(&self, p: u64, o: u64) {
+        let b: *const Bucket = &self.buckets[hash_pair(p, o) as usize & self.mask];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE is part of every x86-64 CPU; a prefetch never faults, and `b` points
+        // into the table anyway.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(b.cast())
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = b;
+    }
+
     #[inline]
     fn store(&self, p: u64, o: u64, depth: u32, count: u64) {
         let b = &self.buckets[hash_pair(p, o) as usize & self.mask];
@@ -194,7 +208,7 @@ macro_rules! three_impl {
 // The recursion, written once and compiled twice: for the portable code and, on x86-64, with
 // the AVX2/BMI features enabled so the fast move generator inlines into it.
 macro_rules! perft_impl {
-    ($(#[$attr:meta])* $plain:ident, $hashed:ident, $moves:path, $flips:path, $two:path, $three:path) => {
+    ($(#[$attr:meta])* $plain:ident, $hashed:ident, $hashed_keyed:ident, $moves:path, $flips:path, $two:path, $three:path) => {
         $(#[$attr])*
         fn $plain(p: u64, o: u64, mask: u64, depth: u32) -> u64 {
             let moves = $moves(p, o) & mask;
@@ -231,12 +245,47 @@ macro_rules! perft_impl {
                 return $plain(p, o, mask, depth);
             }
             let (cp, co) = canonical(p, o, table.size);
+            $hashed_keyed(p, o, cp, co, mask, depth, table)
+        }
+
+        /// `$hashed` with the table key `(cp, co)` of `(p, o)` already computed: the children's
+        /// keys are computed and their buckets prefetched before the first child is counted,
+        /// so the memory latency of each probe overlaps the counting of its elder siblings.
+        $(#[$attr])*
+        fn $hashed_keyed(
+            p: u64,
+            o: u64,
+            cp: u64,
+            co: u64,
+            mask: u64,
+            depth: u32,
+            table: &PerftTable,
+        ) -> u64 {
             if let Some(n) = table.probe(cp, co, depth) {
                 return n;
             }
             let moves = $moves(p, o) & mask;
             let n = if moves == 0 {
                 if $moves(o, p) & mask == 0 { 1 } else { $hashed(o, p, mask, depth - 1, table) }
+            } else if depth > HASH_MIN_DEPTH {
+                let mut kids = [(0u64, 0u64, 0u64, 0u64); 64];
+                let mut len = 0;
+                let mut rest = moves;
+                while rest != 0 {
+                    let sq = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let f = $flips(p, o, sq);
+                    let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                    let (kp, ko) = canonical(np, no, table.size);
+                    table.prefetch(kp, ko);
+                    kids[len] = (np, no, kp, ko);
+                    len += 1;
+                }
+                let mut n = 0;
+                for &(np, no, kp, ko) in &kids[..len] {
+                    n += $hashed_keyed(np, no, kp, ko, mask, depth - 1, table);
+                }
+                n
             } else {
                 let mut n = 0;
                 let mut rest = moves;
@@ -244,7 +293,7 @@ macro_rules! perft_impl {
                     let sq = rest.trailing_zeros();
                     rest &= rest - 1;
                     let f = $flips(p, o, sq);
-                    n += $hashed(o ^ f, p ^ f ^ (1 << sq), mask, depth - 1, table);
+                    n += $plain(o ^ f, p ^ f ^ (1 << sq), mask, depth - 1);
                 }
                 n
             };
@@ -295,6 +344,7 @@ three_impl!(
 perft_impl!(
     plain_portable,
     hashed_portable,
+    keyed_portable,
     portable::legal_moves,
     portable::flips,
     two_portable,
@@ -306,6 +356,7 @@ perft_impl!(
     #[target_feature(enable = "avx2,bmi1,lzcnt,popcnt")]
     plain_avx2,
     hashed_avx2,
+    keyed_avx2,
     movegen::x86::legal_moves_avx2,
     movegen::x86::flips_bmi,
     two_avx2,
@@ -317,6 +368,7 @@ perft_impl!(
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     plain_bmi2,
     hashed_bmi2,
+    keyed_bmi2,
     movegen::x86::legal_moves_avx2,
     movegen::x86::flips_pext,
     two_bmi2,
@@ -328,6 +380,7 @@ perft_impl!(
     #[target_feature(enable = "avx512f,avx512vl,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt")]
     plain_avx512,
     hashed_avx512,
+    keyed_avx512,
     movegen::x86::legal_moves_avx512,
     movegen::x86::flips_avx512,
     movegen::x86::perft2_avx512,
@@ -342,6 +395,7 @@ perft_impl!(
     )]
     plain_avx512icl,
     hashed_avx512icl,
+    keyed_avx512icl,
     movegen::x86::legal_moves_avx512,
     movegen::x86::flips_avx512,
     movegen::x86::perft2_avx512_icl,

@@ -14,7 +14,9 @@
 //!   not on AMD before Zen 3 (family 0x17 and older), where it is microcoded.
 //! - [`Backend::Avx512`]: move generation with the eight directions in one 512-bit register
 //!   (rotations and three-input logic) and the bit-scan flip on four lanes at a time
-//!   (`vplzcntq`); AVX-512 F/VL/CD.
+//!   (`vplzcntq`); AVX-512 F/VL/CD. For perft it also counts the last two plies eight
+//!   positions at a time, one per lane ([`x86::perft2_avx512`]; with VBMI2 and VPOPCNTDQ,
+//!   checked at run time, [`x86::perft2_avx512_icl`] and [`x86::perft3_avx512_icl`]).
 //!
 //! All are checked against the portable code and the naive reference in [`crate::reference`]
 //! on random positions (see the integration tests, which run every back end the CPU supports).

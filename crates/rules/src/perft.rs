@@ -5,7 +5,8 @@
 //! 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, ...
 //!
 //! Modes: plain [`perft`] (bulk counting at the last ply: the number of legal moves, or 1 for a
-//! pass or a finished game), [`divide`] (a count per root move), [`perft_hashed`] (a table
+//! pass or a finished game; with AVX-512 the last two plies are counted eight positions at a
+//! time, see `movegen::x86::perft3_avx512_icl`), [`divide`] (a count per root move), [`perft_hashed`] (a table
 //! keyed by the full position and remaining depth, so it cannot give a false hit) and
 //! [`perft_parallel`] (tasks split a few plies below the root, shared by `threads` workers,
 //! which share one lock-free table).

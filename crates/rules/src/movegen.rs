@@ -14,7 +14,9 @@
 //!   not on AMD before Zen 3 (family 0x17 and older), where it is microcoded.
 //! - [`Backend::Avx512`]: move generation with the eight directions in one 512-bit register
 //!   (rotations and three-input logic) and the bit-scan flip on four lanes at a time
-//!   (`vplzcntq`); AVX-512 F/VL/CD.
+//!   (`vplzcntq`); AVX-512 F/VL/CD. For perft it also counts the last two plies eight
+//!   positions at a time, one per lane ([`x86::perft2_avx512`]; with VBMI2 and VPOPCNTDQ,
+//!   checked at run time, [`x86::perft2_avx512_icl`] and [`x86::perft3_avx512_icl`]).
 //!
 //! All are checked against the portable code and the naive reference in [`crate::reference`]
 //! on random positions (see the integration tests, which run every back end the CPU supports).
@@ -312,7 +314,10 @@ pub mod portable {
 /// (kept for comparison on other CPUs, and tested).
 pub mod x86 {
     #[cfg(target_arch = "x86_64")]
-    pub use super::avx512::{flips_avx512, legal_moves_avx512, legal_moves_avx512vl};
+    pub use super::avx512::{
+        flips_avx512, has_avx512_icl, legal_moves_avx512, legal_moves_avx512vl, perft2_avx512, perft2_avx512_icl,
+        perft3_avx512_icl,
+    };
     #[cfg(target_arch = "x86_64")]
     pub use super::bmi2::flips_pext;
 

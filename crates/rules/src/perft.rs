@@ -5,7 +5,8 @@
 //! 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, ...
 //!
 //! Modes: plain [`perft`] (bulk counting at the last ply: the number of legal moves, or 1 for a
-//! pass or a finished game), [`divide`] (a count per root move), [`perft_hashed`] (a table
+//! pass or a finished game; with AVX-512 the last two plies are counted eight positions at a
+//! time, see `movegen::x86::perft3_avx512_icl`), [`divide`] (a count per root move), [`perft_hashed`] (a table
 //! keyed by the full position and remaining depth, so it cannot give a false hit) and
 //! [`perft_parallel`] (tasks split a few plies below the root, shared by `threads` workers,
 //! which share one lock-free table).
@@ -78,6 +79,20 @@ impl PerftTable {
         None
     }
 
+    /// Asks the CPU to bring the bucket of `(p, o)` into the cache ahead of its probe.
+    #[inline]
+    fn prefetch(&self, p: u64, o: u64) {
+        let b: *const Bucket = &self.buckets[hash_pair(p, o) as usize & self.mask];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: SSE is part of every x86-64 CPU; a prefetch never faults, and `b` points
+        // into the table anyway.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(b.cast())
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = b;
+    }
+
     #[inline]
     fn store(&self, p: u64, o: u64, depth: u32, count: u64) {
         let b = &self.buckets[hash_pair(p, o) as usize & self.mask];
@@ -119,10 +134,82 @@ fn zeroed_buckets(n: usize) -> Box<[Bucket]> {
     }
 }
 
+// The count two plies down from a position with legal moves `moves`, one move at a time: for
+// each move, the child's number of moves, or 1 when it has none (a pass or a finished game,
+// one leaf either way). Compiled per back end as the recursion below.
+macro_rules! two_impl {
+    ($(#[$attr:meta])* $two:ident, $moves:path, $flips:path) => {
+        $(#[$attr])*
+        fn $two(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
+            let mut n = 0;
+            let mut rest = moves;
+            while rest != 0 {
+                let sq = rest.trailing_zeros();
+                rest &= rest - 1;
+                let f = $flips(p, o, sq);
+                let m = $moves(o ^ f, p ^ f ^ (1 << sq)) & mask;
+                n += if m == 0 { 1 } else { m.count_ones() as u64 };
+            }
+            n
+        }
+    };
+}
+
+two_impl!(
+    #[inline]
+    two_portable,
+    portable::legal_moves,
+    portable::flips
+);
+
+#[cfg(target_arch = "x86_64")]
+two_impl!(
+    #[target_feature(enable = "avx2,bmi1,lzcnt,popcnt")]
+    #[inline]
+    two_avx2,
+    movegen::x86::legal_moves_avx2,
+    movegen::x86::flips_bmi
+);
+
+#[cfg(target_arch = "x86_64")]
+two_impl!(
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[inline]
+    two_bmi2,
+    movegen::x86::legal_moves_avx2,
+    movegen::x86::flips_pext
+);
+
+// The count three plies down from a position with legal moves `moves`: each child's two-ply
+// count (the generic form of `perft3_avx512_icl`).
+macro_rules! three_impl {
+    ($(#[$attr:meta])* $three:ident, $moves:path, $flips:path, $two:path) => {
+        $(#[$attr])*
+        fn $three(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
+            let mut n = 0;
+            let mut rest = moves;
+            while rest != 0 {
+                let sq = rest.trailing_zeros();
+                rest &= rest - 1;
+                let f = $flips(p, o, sq);
+                let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                let m = $moves(np, no) & mask;
+                n += if m != 0 {
+                    $two(np, no, m, mask)
+                } else {
+                    // A pass: the other side's moves below it, or one leaf if none.
+                    ($moves(no, np) & mask).count_ones().max(1) as u64
+                };
+            }
+            n
+        }
+    };
+}
+
 // The recursion, written once and compiled twice: for the portable code and, on x86-64, with
 // the AVX2/BMI features enabled so the fast move generator inlines into it.
 macro_rules! perft_impl {
-    ($(#[$attr:meta])* $plain:ident, $hashed:ident, $moves:path, $flips:path) => {
+    ($(#[$attr:meta])* $plain:ident, $hashed:ident, $hashed_keyed:ident, $moves:path, $flips:path, $two:path, $three:path) => {
         $(#[$attr])*
         fn $plain(p: u64, o: u64, mask: u64, depth: u32) -> u64 {
             let moves = $moves(p, o) & mask;
@@ -136,20 +223,19 @@ macro_rules! perft_impl {
             if depth == 1 {
                 return moves.count_ones() as u64;
             }
+            if depth == 2 {
+                return $two(p, o, moves, mask);
+            }
+            if depth == 3 {
+                return $three(p, o, moves, mask);
+            }
             let mut n = 0;
             let mut rest = moves;
             while rest != 0 {
                 let sq = rest.trailing_zeros();
                 rest &= rest - 1;
                 let f = $flips(p, o, sq);
-                let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
-                n += if depth == 2 {
-                    let m = $moves(np, no) & mask;
-                    // No move: a pass or a finished game, one leaf either way.
-                    if m == 0 { 1 } else { m.count_ones() as u64 }
-                } else {
-                    $plain(np, no, mask, depth - 1)
-                };
+                n += $plain(o ^ f, p ^ f ^ (1 << sq), mask, depth - 1);
             }
             n
         }
@@ -160,12 +246,47 @@ macro_rules! perft_impl {
                 return $plain(p, o, mask, depth);
             }
             let (cp, co) = canonical(p, o, table.size);
+            $hashed_keyed(p, o, cp, co, mask, depth, table)
+        }
+
+        /// `$hashed` with the table key `(cp, co)` of `(p, o)` already computed: the children's
+        /// keys are computed and their buckets prefetched before the first child is counted,
+        /// so the memory latency of each probe overlaps the counting of its elder siblings.
+        $(#[$attr])*
+        fn $hashed_keyed(
+            p: u64,
+            o: u64,
+            cp: u64,
+            co: u64,
+            mask: u64,
+            depth: u32,
+            table: &PerftTable,
+        ) -> u64 {
             if let Some(n) = table.probe(cp, co, depth) {
                 return n;
             }
             let moves = $moves(p, o) & mask;
             let n = if moves == 0 {
                 if $moves(o, p) & mask == 0 { 1 } else { $hashed(o, p, mask, depth - 1, table) }
+            } else if depth > HASH_MIN_DEPTH {
+                let mut kids = [(0u64, 0u64, 0u64, 0u64); 64];
+                let mut len = 0;
+                let mut rest = moves;
+                while rest != 0 {
+                    let sq = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let f = $flips(p, o, sq);
+                    let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                    let (kp, ko) = canonical(np, no, table.size);
+                    table.prefetch(kp, ko);
+                    kids[len] = (np, no, kp, ko);
+                    len += 1;
+                }
+                let mut n = 0;
+                for &(np, no, kp, ko) in &kids[..len] {
+                    n += $hashed_keyed(np, no, kp, ko, mask, depth - 1, table);
+                }
+                n
             } else {
                 let mut n = 0;
                 let mut rest = moves;
@@ -173,7 +294,7 @@ macro_rules! perft_impl {
                     let sq = rest.trailing_zeros();
                     rest &= rest - 1;
                     let f = $flips(p, o, sq);
-                    n += $hashed(o ^ f, p ^ f ^ (1 << sq), mask, depth - 1, table);
+                    n += $plain(o ^ f, p ^ f ^ (1 << sq), mask, depth - 1);
                 }
                 n
             };
@@ -183,15 +304,64 @@ macro_rules! perft_impl {
     };
 }
 
-perft_impl!(plain_portable, hashed_portable, portable::legal_moves, portable::flips);
+three_impl!(
+    #[inline]
+    three_portable,
+    portable::legal_moves,
+    portable::flips,
+    two_portable
+);
+
+#[cfg(target_arch = "x86_64")]
+three_impl!(
+    #[target_feature(enable = "avx2,bmi1,lzcnt,popcnt")]
+    #[inline]
+    three_avx2,
+    movegen::x86::legal_moves_avx2,
+    movegen::x86::flips_bmi,
+    two_avx2
+);
+
+#[cfg(target_arch = "x86_64")]
+three_impl!(
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[inline]
+    three_bmi2,
+    movegen::x86::legal_moves_avx2,
+    movegen::x86::flips_pext,
+    two_bmi2
+);
+
+#[cfg(target_arch = "x86_64")]
+three_impl!(
+    #[target_feature(enable = "avx512f,avx512vl,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt")]
+    #[inline]
+    three_avx512,
+    movegen::x86::legal_moves_avx512,
+    movegen::x86::flips_avx512,
+    movegen::x86::perft2_avx512
+);
+
+perft_impl!(
+    plain_portable,
+    hashed_portable,
+    keyed_portable,
+    portable::legal_moves,
+    portable::flips,
+    two_portable,
+    three_portable
+);
 
 #[cfg(target_arch = "x86_64")]
 perft_impl!(
     #[target_feature(enable = "avx2,bmi1,lzcnt,popcnt")]
     plain_avx2,
     hashed_avx2,
+    keyed_avx2,
     movegen::x86::legal_moves_avx2,
-    movegen::x86::flips_bmi
+    movegen::x86::flips_bmi,
+    two_avx2,
+    three_avx2
 );
 
 #[cfg(target_arch = "x86_64")]
@@ -199,8 +369,11 @@ perft_impl!(
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     plain_bmi2,
     hashed_bmi2,
+    keyed_bmi2,
     movegen::x86::legal_moves_avx2,
-    movegen::x86::flips_pext
+    movegen::x86::flips_pext,
+    two_bmi2,
+    three_bmi2
 );
 
 #[cfg(target_arch = "x86_64")]
@@ -208,8 +381,26 @@ perft_impl!(
     #[target_feature(enable = "avx512f,avx512vl,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt")]
     plain_avx512,
     hashed_avx512,
+    keyed_avx512,
     movegen::x86::legal_moves_avx512,
-    movegen::x86::flips_avx512
+    movegen::x86::flips_avx512,
+    movegen::x86::perft2_avx512,
+    three_avx512
+);
+
+// The AVX-512 back end on CPUs with the newer extensions (see `perft2_avx512_icl`).
+#[cfg(target_arch = "x86_64")]
+perft_impl!(
+    #[target_feature(
+        enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512vbmi2,avx512vpopcntdq,avx2,bmi1,bmi2,lzcnt,popcnt"
+    )]
+    plain_avx512icl,
+    hashed_avx512icl,
+    keyed_avx512icl,
+    movegen::x86::legal_moves_avx512,
+    movegen::x86::flips_avx512,
+    movegen::x86::perft2_avx512_icl,
+    movegen::x86::perft3_avx512_icl
 );
 
 fn run_plain(backend: Backend, p: u64, o: u64, mask: u64, depth: u32) -> u64 {
@@ -222,6 +413,8 @@ fn run_plain(backend: Backend, p: u64, o: u64, mask: u64, depth: u32) -> u64 {
         match backend {
             Backend::Avx2 => return plain_avx2(p, o, mask, depth),
             Backend::Bmi2 => return plain_bmi2(p, o, mask, depth),
+            // The extensions were checked by `has_avx512_icl`.
+            Backend::Avx512 if movegen::x86::has_avx512_icl() => return plain_avx512icl(p, o, mask, depth),
             Backend::Avx512 => return plain_avx512(p, o, mask, depth),
             Backend::Portable => {}
         }
@@ -237,6 +430,9 @@ fn run_hashed(backend: Backend, p: u64, o: u64, mask: u64, depth: u32, table: &P
         match backend {
             Backend::Avx2 => return hashed_avx2(p, o, mask, depth, table),
             Backend::Bmi2 => return hashed_bmi2(p, o, mask, depth, table),
+            Backend::Avx512 if movegen::x86::has_avx512_icl() => {
+                return hashed_avx512icl(p, o, mask, depth, table);
+            }
             Backend::Avx512 => return hashed_avx512(p, o, mask, depth, table),
             Backend::Portable => {}
         }
@@ -431,6 +627,63 @@ mod tests {
     fn table_of_another_size_is_refused() {
         let table = PerftTable::new(1, BoardSize::Six);
         perft_hashed_in(&Position::start(), 5, &table);
+    }
+
+    /// The batched two- and three-ply counts of each back end against the one-move-at-a-time
+    /// counts and the naive reference, on positions from seeded random play on every board
+    /// size (up to 30 moves from one position, so batches of eight are full, partial and
+    /// several; passes and finished games on the way).
+    #[test]
+    fn two_and_three_ply_counts_agree() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut checked = 0;
+        for size in BoardSize::ALL {
+            let mask = size.mask().0;
+            for _game in 0..40 {
+                let mut pos = Position::start_of(size);
+                while !pos.is_game_over() {
+                    let (p, o) = (pos.player().0, pos.opponent().0);
+                    let moves = portable::legal_moves(p, o) & mask;
+                    if moves != 0 {
+                        let want = two_portable(p, o, moves, mask);
+                        let want3 = three_portable(p, o, moves, mask);
+                        assert_eq!(want, run_plain(Backend::Portable, p, o, mask, 2));
+                        assert_eq!(want3, run_plain(Backend::Portable, p, o, mask, 3));
+                        if checked % 16 == 0 {
+                            assert_eq!(want3, crate::reference::perft(&pos, 3), "{pos}");
+                        }
+                        for b in Backend::ALL {
+                            if b.supported() {
+                                assert_eq!(run_plain(b, p, o, mask, 2), want, "{pos} {b:?}");
+                                assert_eq!(run_plain(b, p, o, mask, 3), want3, "{pos} {b:?}");
+                            }
+                        }
+                        #[cfg(target_arch = "x86_64")]
+                        if Backend::Avx512.supported() {
+                            // SAFETY: AVX-512 F/VL/CD were just checked.
+                            let n = unsafe { movegen::x86::perft2_avx512(p, o, moves, mask) };
+                            assert_eq!(n, want, "{pos} perft2_avx512");
+                        }
+                        #[cfg(target_arch = "x86_64")]
+                        if Backend::Avx512.supported() && movegen::x86::has_avx512_icl() {
+                            // SAFETY: the extensions were just checked.
+                            let n = unsafe { movegen::x86::perft2_avx512_icl(p, o, moves, mask) };
+                            assert_eq!(n, want, "{pos} perft2_avx512_icl");
+                            // SAFETY: as above.
+                            let n = unsafe { movegen::x86::perft3_avx512_icl(p, o, moves, mask) };
+                            assert_eq!(n, want3, "{pos} perft3_avx512_icl");
+                        }
+                        checked += 1;
+                    }
+                    let all = pos.moves();
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos = pos.play_unchecked(all[(seed % all.len() as u64) as usize]);
+                }
+            }
+        }
+        assert!(checked > 3000, "{checked}");
     }
 
     #[test]

@@ -445,30 +445,12 @@ fn has_avx2() -> bool {
 /// Intel since Skylake). Not measured here (docs/pattern.md); the `pattern` bench measures
 /// both ways.
 fn slow_gathers() -> bool {
-    cpu_vendor().is_some_and(|v| gathers_microcoded(&v))
+    othello_rules::movegen::cpu_vendor().is_some_and(|v| gathers_microcoded(&v))
 }
 
 /// Whether CPUs of this vendor (the CPUID vendor string) microcode their gathers.
 fn gathers_microcoded(vendor: &[u8; 12]) -> bool {
     vendor == b"AuthenticAMD" || vendor == b"HygonGenuine"
-}
-
-/// The CPUID vendor string (`None` on other architectures).
-fn cpu_vendor() -> Option<[u8; 12]> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // CPUID leaf 0 (the vendor, in EBX, EDX, ECX) exists on every x86-64 CPU.
-        let v = std::arch::x86_64::__cpuid(0);
-        let mut out = [0u8; 12];
-        for (chunk, reg) in out.chunks_exact_mut(4).zip([v.ebx, v.edx, v.ecx]) {
-            chunk.copy_from_slice(&reg.to_le_bytes());
-        }
-        Some(out)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        None
-    }
 }
 
 fn has_bmi2() -> bool {

@@ -297,6 +297,51 @@ pub mod portable {
     }
 }
 
+/// The CPU's vendor string from CPUID leaf 0 (`GenuineIntel`, `AuthenticAMD`, ...); `None` on
+/// other architectures. With [`cpu_family`], what a back-end choice needs beyond the feature
+/// bits (a feature can be present but slow); other crates (the pattern evaluation) use it too.
+pub fn cpu_vendor() -> Option<[u8; 12]> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // CPUID leaf 0 (the vendor, in EBX, EDX, ECX) exists on every x86-64 CPU.
+        let v = std::arch::x86_64::__cpuid(0);
+        let mut out = [0u8; 12];
+        for (chunk, reg) in out.chunks_exact_mut(4).zip([v.ebx, v.edx, v.ecx]) {
+            chunk.copy_from_slice(&reg.to_le_bytes());
+        }
+        Some(out)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        None
+    }
+}
+
+/// The CPU's family from CPUID leaf 1, as `lscpu` prints it (the base family, plus the
+/// extended family when the base is 0xf: 0x19 for AMD Zen 3 and 4, 6 for Intel's cores);
+/// `None` on other architectures.
+pub fn cpu_family() -> Option<u32> {
+    #[cfg(target_arch = "x86_64")]
+    {
+        // CPUID leaf 1 exists on every x86-64 CPU.
+        let eax = std::arch::x86_64::__cpuid(1).eax;
+        let base = (eax >> 8) & 0xf;
+        Some(if base == 0xf { base + ((eax >> 20) & 0xff) } else { base })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        None
+    }
+}
+
+/// Whether `pext`/`pdep` are fast on a CPU of this vendor and family: everywhere except AMD
+/// (and Hygon) before Zen 3 (family 0x19), where they are microcoded (tens of cycles,
+/// depending on the mask).
+pub fn pext_is_fast_on(vendor: &[u8; 12], family: u32) -> bool {
+    let amd = vendor == b"AuthenticAMD" || vendor == b"HygonGenuine";
+    !(amd && family < 0x19)
+}
+
 /// The x86-64 back ends' functions.
 ///
 /// The `#[target_feature]` functions are public so that a hot loop elsewhere (a solver, a
@@ -362,24 +407,11 @@ pub mod x86 {
         }
     }
 
-    /// Whether `pext`/`pdep` are fast: everywhere except AMD before Zen 3 (CPU family 0x19),
-    /// where they are microcoded (tens of cycles, depending on the mask).
+    /// Whether `pext`/`pdep` are fast on this CPU (see [`super::pext_is_fast_on`]).
     pub(super) fn pext_is_fast() -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::__cpuid;
-            // CPUID leaves 0 and 1 exist on every x86-64 CPU.
-            let v = __cpuid(0);
-            let amd = (v.ebx, v.edx, v.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163); // "AuthenticAMD"
-            let hygon = (v.ebx, v.edx, v.ecx) == (0x6f67_7948, 0x6e65_476e, 0x656e_6975); // "HygonGenuine"
-            let eax = __cpuid(1).eax;
-            let base = (eax >> 8) & 0xf;
-            let family = if base == 0xf { base + ((eax >> 20) & 0xff) } else { base };
-            !((amd || hygon) && family < 0x19)
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
+        match (super::cpu_vendor(), super::cpu_family()) {
+            (Some(vendor), Some(family)) => super::pext_is_fast_on(&vendor, family),
+            _ => false,
         }
     }
 

@@ -313,3 +313,35 @@ fn backends_by_name_and_the_chosen_one_is_supported() {
         assert_eq!(movegen::backend(), b);
     }
 }
+
+/// The CPU facts behind the back-end choice: `pext` counts as slow on AMD and Hygon before
+/// Zen 3 only, and the vendor and family read by CPUID are the kernel's (where it says).
+#[test]
+fn cpu_vendor_and_family_decide_pext() {
+    use othello_rules::movegen::{cpu_family, cpu_vendor, pext_is_fast_on};
+    assert!(!pext_is_fast_on(b"AuthenticAMD", 0x17));
+    assert!(!pext_is_fast_on(b"HygonGenuine", 0x18));
+    assert!(pext_is_fast_on(b"AuthenticAMD", 0x19));
+    assert!(pext_is_fast_on(b"AuthenticAMD", 0x1a));
+    assert!(pext_is_fast_on(b"GenuineIntel", 6));
+    assert!(pext_is_fast_on(b"GenuineIntel", 0x0f));
+    assert_eq!(cpu_vendor().is_some(), cfg!(target_arch = "x86_64"));
+    assert_eq!(cpu_family().is_some(), cfg!(target_arch = "x86_64"));
+    if let (Some(v), Some(f)) = (cpu_vendor(), cpu_family()) {
+        assert!(v.iter().all(|b| b.is_ascii_graphic()), "{v:?}");
+        if let Ok(info) = std::fs::read_to_string("/proc/cpuinfo") {
+            let field = |name: &str| {
+                info.lines()
+                    .find(|l| l.split(':').next().map(str::trim) == Some(name))
+                    .and_then(|l| l.split(':').nth(1))
+                    .map(|x| x.trim().to_string())
+            };
+            if let Some(vendor) = field("vendor_id") {
+                assert_eq!(Some(vendor.as_str()), std::str::from_utf8(&v).ok());
+            }
+            if let Some(family) = field("cpu family") {
+                assert_eq!(family.parse::<u32>().ok(), Some(f));
+            }
+        }
+    }
+}

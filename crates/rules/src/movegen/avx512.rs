@@ -11,6 +11,9 @@
 //! the lowest square of each ray that is not an opponent disc (`x & -x`), towards lower indices
 //! the highest one (`vplzcntq`, AVX-512 CD).
 
+// Used only by the x86-64 back ends: other architectures compile it unused.
+#![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+
 /// The opponent squares a flipping run may cross in each lane's direction, and the rotations:
 /// lanes 0..4 go towards higher indices (+1, +8, +9, +7), lanes 4..8 towards lower ones.
 #[cfg(target_arch = "x86_64")]

@@ -8,6 +8,9 @@
 //! board. Fast where `pext`/`pdep` are single micro-ops (Intel since Haswell, AMD since Zen 3);
 //! microcoded and slow on AMD Zen 1/2, where [`super::Backend::Bmi2`] is not chosen by default.
 
+// Used only by the x86-64 back ends: other architectures compile it unused.
+#![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+
 /// `LINES[sq]`: the column, the a1-h8 diagonal (step 9) and the h1-a8 diagonal (step 7)
 /// through `sq`, each including `sq`, with the index of `sq` inside the line once gathered.
 static LINES: [[(u64, u8); 3]; 64] = lines();

@@ -155,11 +155,8 @@ pub fn perft2_avx512(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
         // SAFETY: `buf` is 8 consecutive u64 (unaligned load allowed).
         let mm = unsafe { _mm512_loadu_si512(buf.as_ptr().cast()) };
         let valid = _mm512_test_epi64_mask(mm, mm);
-        let f = flips8(pp, oo, oh, mm);
-        // The children, side to move first: the opponent, and the player with the move and flips.
-        let cp = _mm512_xor_si512(oo, f);
-        let co = _mm512_ternarylogic_epi64(pp, f, mm, 0x96); // a ^ b ^ c
-        let m = _mm512_and_si512(moves8(cp, co), board);
+        // The children's moves.
+        let (_, _, m) = children8(pp, oo, oh, mm, board);
         let none = _mm512_mask_testn_epi64_mask(valid, m, m);
         let m = _mm512_maskz_mov_epi64(valid, m);
         let mut out = [0u64; 8];
@@ -171,6 +168,48 @@ pub fn perft2_avx512(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
         }
     }
     n
+}
+
+/// The children of `(pp, oo)` by each lane's move `mm` (one bit; 0 in an unused lane; `oh`:
+/// `oo` on the inner columns), side to move first: the opponent, and the player with the move
+/// and the flips; then the children's moves on `board`. `(cp, co, moves)`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn children8(
+    pp: std::arch::x86_64::__m512i,
+    oo: std::arch::x86_64::__m512i,
+    oh: std::arch::x86_64::__m512i,
+    mm: std::arch::x86_64::__m512i,
+    board: std::arch::x86_64::__m512i,
+) -> (
+    std::arch::x86_64::__m512i,
+    std::arch::x86_64::__m512i,
+    std::arch::x86_64::__m512i,
+) {
+    use std::arch::x86_64::*;
+    let f = flips8(pp, oo, oh, mm);
+    let cp = _mm512_xor_si512(oo, f);
+    let co = _mm512_ternarylogic_epi64(pp, f, mm, 0x96); // a ^ b ^ c
+    (cp, co, _mm512_and_si512(moves8(cp, co), board))
+}
+
+/// Bytes 0, 1, ..., 63: compressed by a move mask, the moves' squares in order.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+#[inline]
+fn byte_iota() -> std::arch::x86_64::__m512i {
+    use std::arch::x86_64::*;
+    _mm512_set_epi64(
+        0x3f3e_3d3c_3b3a_3938,
+        0x3736_3534_3332_3130,
+        0x2f2e_2d2c_2b2a_2928,
+        0x2726_2524_2322_2120,
+        0x1f1e_1d1c_1b1a_1918,
+        0x1716_1514_1312_1110,
+        0x0f0e_0d0c_0b0a_0908,
+        0x0706_0504_0302_0100,
+    )
 }
 
 /// The flips of each lane's move (one bit; 0 in an unused lane) for the player `pp` against
@@ -265,16 +304,7 @@ pub fn perft2_avx512_icl(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
     let oh = _mm512_and_si512(oo, _mm512_set1_epi64(INNER_H));
     let one = _mm512_set1_epi64(1);
     // Byte k of `squares`: the k-th move's square.
-    let iota = _mm512_set_epi64(
-        0x3f3e_3d3c_3b3a_3938,
-        0x3736_3534_3332_3130,
-        0x2f2e_2d2c_2b2a_2928,
-        0x2726_2524_2322_2120,
-        0x1f1e_1d1c_1b1a_1918,
-        0x1716_1514_1312_1110,
-        0x0f0e_0d0c_0b0a_0908,
-        0x0706_0504_0302_0100,
-    );
+    let iota = byte_iota();
     let mut squares = _mm512_maskz_compress_epi8(moves, iota);
     let next = _mm512_set_epi64(7, 7, 6, 5, 4, 3, 2, 1);
     let mut left = moves.count_ones();
@@ -283,10 +313,7 @@ pub fn perft2_avx512_icl(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
         let valid = _bzhi_u32(0xff, left) as __mmask8;
         let sq = _mm512_cvtepu8_epi64(_mm512_castsi512_si128(squares));
         let mm = _mm512_maskz_sllv_epi64(valid, one, sq);
-        let f = flips8(pp, oo, oh, mm);
-        let cp = _mm512_xor_si512(oo, f);
-        let co = _mm512_ternarylogic_epi64(pp, f, mm, 0x96); // a ^ b ^ c
-        let m = _mm512_and_si512(moves8(cp, co), board);
+        let (_, _, m) = children8(pp, oo, oh, mm, board);
         // A child without moves is one leaf.
         let c = _mm512_max_epu64(_mm512_popcnt_epi64(m), one);
         acc = _mm512_mask_add_epi64(acc, valid, acc, c);
@@ -332,16 +359,7 @@ pub fn perft3_avx512_icl(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
     let board = _mm512_set1_epi64(mask as i64);
     let inner_h = _mm512_set1_epi64(INNER_H);
     let one = _mm512_set1_epi64(1);
-    let iota = _mm512_set_epi64(
-        0x3f3e_3d3c_3b3a_3938,
-        0x3736_3534_3332_3130,
-        0x2f2e_2d2c_2b2a_2928,
-        0x2726_2524_2322_2120,
-        0x1f1e_1d1c_1b1a_1918,
-        0x1716_1514_1312_1110,
-        0x0f0e_0d0c_0b0a_0908,
-        0x0706_0504_0302_0100,
-    );
+    let iota = byte_iota();
     let next = _mm512_set_epi64(7, 7, 6, 5, 4, 3, 2, 1);
     let lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0);
     let seven = _mm512_set1_epi64(7);
@@ -353,10 +371,7 @@ pub fn perft3_avx512_icl(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
     let mut n = 0u64;
     // Counts the queue's lanes `valid` into `acc`.
     let count = |bp: __m512i, bo: __m512i, mm: __m512i, valid: __mmask8, acc: __m512i| {
-        let f = flips8(bp, bo, _mm512_and_si512(bo, inner_h), mm);
-        let cp = _mm512_xor_si512(bo, f);
-        let co = _mm512_ternarylogic_epi64(bp, f, mm, 0x96); // a ^ b ^ c
-        let m = _mm512_and_si512(moves8(cp, co), board);
+        let (_, _, m) = children8(bp, bo, _mm512_and_si512(bo, inner_h), mm, board);
         // A child without moves is one leaf.
         let c = _mm512_max_epu64(_mm512_popcnt_epi64(m), one);
         _mm512_mask_add_epi64(acc, valid, acc, c)
@@ -367,10 +382,7 @@ pub fn perft3_avx512_icl(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
         let valid = _bzhi_u32(0xff, left) as __mmask8;
         let sq = _mm512_cvtepu8_epi64(_mm512_castsi512_si128(squares));
         let mm = _mm512_maskz_sllv_epi64(valid, one, sq);
-        let f = flips8(pp, oo, _mm512_and_si512(oo, inner_h), mm);
-        let cp = _mm512_xor_si512(oo, f);
-        let co = _mm512_ternarylogic_epi64(pp, f, mm, 0x96);
-        let m = _mm512_and_si512(moves8(cp, co), board);
+        let (cp, co, m) = children8(pp, oo, _mm512_and_si512(oo, inner_h), mm, board);
         let (mut cps, mut cos, mut ms) = ([0u64; 8], [0u64; 8], [0u64; 8]);
         // SAFETY: each array is 8 consecutive u64 (unaligned stores allowed).
         unsafe {

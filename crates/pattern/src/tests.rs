@@ -289,6 +289,17 @@ fn groups_cover_their_tables_exactly() {
     }
 }
 
+/// The phase sum of `w` for `(p, o)` read through the portable indices (the expected value of
+/// the vector sums).
+#[cfg(target_arch = "x86_64")]
+fn portable_sum(g: &extract::Groups, w: &[i16], p: u64, o: u64) -> i32 {
+    g.offset
+        .iter()
+        .zip(g.indices_portable(p, o))
+        .map(|(&o, i)| i32::from(w[o as usize + usize::from(i)]))
+        .sum()
+}
+
 #[cfg(target_arch = "x86_64")]
 #[test]
 fn avx2_sum_needs_the_whole_phase() {
@@ -304,12 +315,7 @@ fn avx2_sum_needs_the_whole_phase() {
         (0, 0),
         (0x0F0F_3C3C_0000_8181, 0x8000_0042_0F0F_0000),
     ] {
-        let want: i32 = g
-            .offset
-            .iter()
-            .zip(g.indices_portable(p, o))
-            .map(|(&o, i)| i32::from(w[o as usize + usize::from(i)]))
-            .sum();
+        let want = portable_sum(g, &w, p, o);
         // SAFETY: the CPU has AVX2 (checked above).
         assert_eq!(unsafe { g.sum_avx2(&w, p, o) }, want, "{p:#x} {o:#x}");
         // SAFETY: as above.
@@ -321,12 +327,7 @@ fn avx2_sum_needs_the_whole_phase() {
     let r = std::panic::catch_unwind(|| unsafe { g.sum_avx2(short, 0, u64::MAX) });
     assert!(r.is_err());
     // The scalar reads need the last entry only, and panic at the bounds check without it.
-    let want: i32 = g
-        .offset
-        .iter()
-        .zip(g.indices_portable(0, u64::MAX))
-        .map(|(&o, i)| i32::from(w[o as usize + usize::from(i)]))
-        .sum();
+    let want = portable_sum(g, &w, 0, u64::MAX);
     // SAFETY: as above.
     assert_eq!(unsafe { g.sum_avx2_loads(short, 0, u64::MAX) }, want);
     // SAFETY: as above.
@@ -367,12 +368,7 @@ fn avx512_sum_needs_the_whole_phase() {
     let g = groups();
     let last = g.last as usize;
     let w: Vec<i16> = (0..last + 2).map(|i| (i % 7) as i16 - 3).collect();
-    let want: i32 = g
-        .offset
-        .iter()
-        .zip(g.indices_portable(0, u64::MAX))
-        .map(|(&o, i)| i32::from(w[o as usize + usize::from(i)]))
-        .sum();
+    let want = portable_sum(g, &w, 0, u64::MAX);
     // SAFETY: the CPU has AVX-512 F/BW/VBMI (checked above).
     assert_eq!(unsafe { g.sum_avx512(&w, 0, u64::MAX) }, want);
     // One entry short: the gather of the last entry would read past the slice, so it panics.

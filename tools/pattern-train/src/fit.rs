@@ -387,6 +387,32 @@ mod tests {
     use othello_pattern::weights::per_phase;
     use rand::Rng;
 
+    /// The positions of `games` random games (every one after a move), each labelled by
+    /// `score` and `method`.
+    fn random_game_labels(
+        rng: &mut SmallRng,
+        games: u32,
+        method: &str,
+        mut score: impl FnMut(&Position, &mut SmallRng) -> i32,
+    ) -> Vec<Label> {
+        let mut labels = Vec::new();
+        for game in 0..games {
+            let mut pos = Position::start();
+            while !pos.is_game_over() {
+                let moves = pos.moves();
+                pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
+                let centi = score(&pos, rng);
+                labels.push(Label {
+                    game,
+                    pos,
+                    centi,
+                    method: method.into(),
+                });
+            }
+        }
+        labels
+    }
+
     #[test]
     fn recovers_known_weights_from_synthetic_data() {
         // Known weights on the short diagonals and the constant (every other table zero); the
@@ -405,20 +431,7 @@ mod tests {
             }
         }
         let truth = PatternEval::new(&Weights::new(1, 100, known).unwrap());
-        let mut labels = Vec::new();
-        for g in 0..500u32 {
-            let mut pos = Position::start();
-            while !pos.is_game_over() {
-                let moves = pos.moves();
-                pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
-                labels.push(Label {
-                    game: g,
-                    pos,
-                    centi: truth.evaluate(&pos),
-                    method: "synthetic".into(),
-                });
-            }
-        }
+        let labels = random_game_labels(&mut rng, 500, "synthetic", |pos, _| truth.evaluate(pos));
         let rows: Vec<Row> = labels.iter().map(|l| row(l, 10)).collect();
         let train: Vec<&Row> = rows.iter().filter(|r| !r.test).collect();
         let w = solve_phase(&train, 1e-3, 200);
@@ -449,20 +462,7 @@ mod tests {
     fn errors_and_bands_pool_exactly() {
         let mut rng = SmallRng::seed_from_u64(5);
         let eval = othello_eval::Discs;
-        let mut labels = Vec::new();
-        for g in 0..40u32 {
-            let mut pos = Position::start();
-            while !pos.is_game_over() {
-                let moves = pos.moves();
-                pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
-                labels.push(Label {
-                    game: g,
-                    pos,
-                    centi: rng.random_range(-6400..=6400),
-                    method: "exact".into(),
-                });
-            }
-        }
+        let labels = random_game_labels(&mut rng, 40, "exact", |_, rng| rng.random_range(-6400..=6400));
         let rows: Vec<Row> = labels.iter().map(|l| row(l, 1)).collect();
         // Direct figures over rows with 10-20 empties.
         let chosen: Vec<&Row> = rows.iter().filter(|r| (10..=20).contains(&r.empties)).collect();

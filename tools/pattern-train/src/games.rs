@@ -318,17 +318,22 @@ mod tests {
     /// an unfinished game, an OBF opening and a bad move are refused.
     #[test]
     fn imports_match_games() {
-        let game = play_game(&GamesConfig::default(), 3, &mut self_play_searcher(PlayEval::Hand));
-        let passes = game.moves.iter().filter(|m| **m == Move::Pass).count();
+        // A game with a pass after its first four moves, so the import reads one.
+        let mut searcher = self_play_searcher(PlayEval::Hand);
+        let game = (0..200)
+            .map(|i| play_game(&GamesConfig::default(), i, &mut searcher))
+            .find(|g| g.moves[4..].contains(&Move::Pass))
+            .expect("a game with a pass");
         let names: Vec<String> = game.moves.iter().map(|m| m.to_string()).collect();
         let opening: String = names[..4].concat();
-        let rest: Vec<String> = names[4..]
+        let rest: Vec<String> = game.moves[4..]
             .iter()
-            .map(|m| {
-                if m == "PS" || m == "pass" {
+            .zip(&names[4..])
+            .map(|(&m, name)| {
+                if m == Move::Pass {
                     "pass".to_string()
                 } else {
-                    m.clone()
+                    name.clone()
                 }
             })
             .collect();
@@ -338,7 +343,6 @@ mod tests {
         assert_eq!(imported.game, 9);
         assert_eq!(who, "a vs b");
         assert_eq!(Game::from_line(&imported.to_line(0, &who)).unwrap(), imported);
-        let _ = passes;
         let unfinished = json!({"game": 1, "opening": opening, "moves": &rest[..10]}).to_string();
         assert!(from_play_line(&unfinished).unwrap_err().contains("do not finish"));
         let obf = json!({"game": 1, "opening": "--------XO------ X", "moves": []}).to_string();

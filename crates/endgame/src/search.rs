@@ -38,6 +38,8 @@ pub(crate) const SHALLOW_MAX: u32 = 6;
 /// Fewest empty squares at which the transposition table is probed and written.
 pub(crate) const TABLE_MIN: u32 = 8;
 
+const _: () = assert!(CACHE_MAX < 16, "nws_mid keeps at most 16 moves");
+
 /// Enhanced transposition cut-offs are tried above this many empty squares.
 pub(crate) const ETC_MIN: u32 = 12;
 
@@ -324,6 +326,9 @@ macro_rules! search_impl {
                 if empties <= SHALLOW_MAX {
                     return shallow(c, p, o, alpha, beta, empties);
                 }
+                if empties <= CACHE_MAX && beta == alpha + 1 {
+                    return nws_mid(c, p, o, alpha, empties);
+                }
                 if c.should_stop() {
                     return 0;
                 }
@@ -535,6 +540,117 @@ macro_rules! search_impl {
                     };
                     let mv = othello_rules::Square::from_index(best_sq as u8).map(Move::Place);
                     c.tt.store(p, o, empties as u8, best as i16, bound, mv);
+                }
+                best
+            }
+
+            /// The null-window search `(alpha, alpha + 1)` of the middle layer (from
+            /// `SHALLOW_MAX + 1` to [`CACHE_MAX`] empty squares): the same tree as [`ab`] there
+            /// (stability cut-off, the thread's cache, fastest-first order, the same node
+            /// count) without what only wider windows or bigger subtrees need: no PVS
+            /// re-search, no stop check (a subtree this small ends in microseconds; the caller
+            /// checks), no shared table, ETC, busy marks or ordering search.
+            $(#[$attr])*
+            fn nws_mid(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, empties: u32) -> i32 {
+                let beta = alpha + 1;
+                c.nodes += 1;
+                let lay = c.layout;
+                if c.tech.stability && alpha >= stability_threshold(empties, lay.squares) {
+                    let bound = lay.squares - 2 * stable_discs(o, p, lay).count_ones() as i32;
+                    if bound <= alpha {
+                        return bound;
+                    }
+                }
+                let use_cache = c.tech.table && empties >= c.table_min;
+                let mut tt_sq = 64;
+                if use_cache {
+                    if let Some(e) = c.cache.probe(p, o) {
+                        // With a null window a bound either decides the node or is no news.
+                        let (lower, upper) = (e.lower as i32, e.upper as i32);
+                        if lower > alpha {
+                            return lower;
+                        }
+                        if upper <= alpha {
+                            return upper;
+                        }
+                        tt_sq = e.best as u32;
+                    }
+                }
+                let moves = $moves(p, o) & lay.mask;
+                if moves == 0 {
+                    if $moves(o, p) & lay.mask == 0 {
+                        return final_score(p, o, lay.squares);
+                    }
+                    return -ab(c, o, p, -beta, -alpha, empties);
+                }
+                // At most CACHE_MAX < 16 moves (one per empty square).
+                let mut keys = [0i32; 16];
+                let mut all_flips = [0u64; 16];
+                let mut squares = [0u8; 16];
+                let mut n = 0;
+                let empty_set = lay.mask & !(p | o);
+                let odd = if c.tech.parity { lay.odd_quadrants(empty_set) } else { 0 };
+                let mut rest = moves;
+                while rest != 0 {
+                    let sq = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let flips = $flips(p, o, sq);
+                    let score = if sq == tt_sq {
+                        1 << 30
+                    } else if c.tech.fastest_first {
+                        let (np, no) = (o ^ flips, p ^ flips ^ (1 << sq));
+                        if np == 0 {
+                            1 << 29
+                        } else {
+                            let om = $moves(np, no) & lay.mask;
+                            let mobility = (om.count_ones() + (om & lay.corners).count_ones()) as i32;
+                            let potential = (neighbours(no) & empty_set & !(1u64 << sq)).count_ones() as i32;
+                            let mine = no & lay.corners;
+                            let corner_stable = ((mine | neighbours(mine) & lay.edges) & no).count_ones() as i32;
+                            -(mobility << 16) + (corner_stable << 12) - (potential << 6)
+                                + lay.square_value[sq as usize]
+                                + if odd >> sq & 1 != 0 { 16 } else { 0 }
+                        }
+                    } else {
+                        lay.square_value[sq as usize] + if odd >> sq & 1 != 0 { 16 } else { 0 }
+                    };
+                    keys[n & 15] = score;
+                    all_flips[n & 15] = flips;
+                    squares[n & 15] = sq as u8;
+                    n += 1;
+                }
+                let n = n.min(16);
+                let mut best = -INF;
+                let mut best_sq = 64;
+                for i in 0..n {
+                    // Selection sort, one step per move: most nodes cut before the end.
+                    let mut k = i;
+                    for j in i + 1..n {
+                        if keys[j] > keys[k] {
+                            k = j;
+                        }
+                    }
+                    keys.swap(i, k);
+                    all_flips.swap(i, k);
+                    squares.swap(i, k);
+                    let (flips, sq) = (all_flips[i], squares[i] as u32);
+                    let (np, no) = (o ^ flips, p ^ flips ^ (1 << sq));
+                    let v = if empties - 1 > SHALLOW_MAX {
+                        -nws_mid(c, np, no, -beta, empties - 1)
+                    } else {
+                        -shallow(c, np, no, -beta, -alpha, empties - 1)
+                    };
+                    if v > best {
+                        best = v;
+                        best_sq = sq;
+                        if v > alpha {
+                            break;
+                        }
+                    }
+                }
+                if use_cache && !c.stopped {
+                    let (lower, upper) = if best > alpha { (best, INF) } else { (-INF, best) };
+                    c.cache.store(p, o, lower, upper, best_sq);
                 }
                 best
             }

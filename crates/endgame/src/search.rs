@@ -414,53 +414,69 @@ macro_rules! search_impl {
                             }
                         }
                     }
-                    let score = if sq == tt_sq {
-                        1 << 30
-                    } else if c.tech.fastest_first {
-                        let (np, no) = (o ^ flips, p ^ flips ^ (1 << sq));
-                        if np == 0 {
-                            // A wipe-out: the best possible move.
-                            1 << 29
-                        } else {
-                            let om = $moves(np, no) & lay.mask;
-                            let mobility = (om.count_ones() + (om & lay.corners).count_ones()) as i32;
-                            let potential = (neighbours(no) & empty_set & !(1u64 << sq)).count_ones() as i32;
-                            let mine = no & lay.corners;
-                            let corner_stable = ((mine | neighbours(mine) & lay.edges) & no).count_ones() as i32;
-                            -(mobility << 16) + (corner_stable << 12) - (potential << 6)
-                                + lay.square_value[sq as usize]
-                                + if odd >> sq & 1 != 0 { 16 } else { 0 }
-                        }
-                    } else {
-                        lay.square_value[sq as usize] + if odd >> sq & 1 != 0 { 16 } else { 0 }
-                    };
+                    let score = if sq == tt_sq { 1 << 30 } else { 0 };
                     list.push(Scored { flips, sq, score });
                 }
-                if let Some(ev) = c.ordering.filter(|ev| c.tech.fastest_first && empties >= ev.min && list.len() > 1) {
-                    let depth = if empties >= ev.deeper { ev.depth + 1 } else { ev.depth };
-                    for m in list.iter_mut() {
-                        if m.sq != tt_sq {
-                            let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
-                            let v = -order_ab(lay, ev.eval, np, no, -EVAL_INF, EVAL_INF, depth, &mut c.nodes);
-                            m.score = m.score.saturating_add(v.saturating_mul(ev.weight));
+                // The sort keys of every move but the table's, which is tried first: computed
+                // after it, when it did not cut (the same order as computing them here; only
+                // the ordering searches' nodes are saved).
+                let has_tt = list.iter().any(|m| m.sq == tt_sq);
+                let mut keyed = false;
+                macro_rules! key_moves {
+                    () => {{
+                        keyed = true;
+                        for m in list.iter_mut().filter(|m| m.sq != tt_sq) {
+                            let (sq, flips) = (m.sq, m.flips);
+                            m.score = if c.tech.fastest_first {
+                                let (np, no) = (o ^ flips, p ^ flips ^ (1 << sq));
+                                if np == 0 {
+                                    // A wipe-out: the best possible move.
+                                    1 << 29
+                                } else {
+                                    let om = $moves(np, no) & lay.mask;
+                                    let mobility = (om.count_ones() + (om & lay.corners).count_ones()) as i32;
+                                    let potential = (neighbours(no) & empty_set & !(1u64 << sq)).count_ones() as i32;
+                                    let mine = no & lay.corners;
+                                    let corner_stable = ((mine | neighbours(mine) & lay.edges) & no).count_ones() as i32;
+                                    -(mobility << 16) + (corner_stable << 12) - (potential << 6)
+                                        + lay.square_value[sq as usize]
+                                        + if odd >> sq & 1 != 0 { 16 } else { 0 }
+                                }
+                            } else {
+                                lay.square_value[sq as usize] + if odd >> sq & 1 != 0 { 16 } else { 0 }
+                            };
                         }
-                    }
-                } else if c.tech.fastest_first && empties >= SORT_MIN && list.len() > 1 {
-                    let depth = if empties >= SORT_DEEPEST {
-                        SORT_DEPTH + 2
-                    } else if empties >= SORT_DEEPER {
-                        SORT_DEPTH + 1
-                    } else {
-                        SORT_DEPTH
-                    };
-                    // Far from the leaves a subtree is worth a shallow search to order it.
-                    for m in list.iter_mut() {
-                        if m.sq != tt_sq {
-                            let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
-                            let v = -order_ab(lay, &Mobility, np, no, -EVAL_INF, EVAL_INF, depth, &mut c.nodes);
-                            m.score += v << SORT_SHIFT;
+                        let n_moves = list.len();
+                        if let Some(ev) = c.ordering.filter(|ev| c.tech.fastest_first && empties >= ev.min && n_moves > 1) {
+                            let depth = if empties >= ev.deeper { ev.depth + 1 } else { ev.depth };
+                            for m in list.iter_mut() {
+                                if m.sq != tt_sq {
+                                    let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
+                                    let v = -order_ab(lay, ev.eval, np, no, -EVAL_INF, EVAL_INF, depth, &mut c.nodes);
+                                    m.score = m.score.saturating_add(v.saturating_mul(ev.weight));
+                                }
+                            }
+                        } else if c.tech.fastest_first && empties >= SORT_MIN && n_moves > 1 {
+                            let depth = if empties >= SORT_DEEPEST {
+                                SORT_DEPTH + 2
+                            } else if empties >= SORT_DEEPER {
+                                SORT_DEPTH + 1
+                            } else {
+                                SORT_DEPTH
+                            };
+                            // Far from the leaves a subtree is worth a shallow search to order it.
+                            for m in list.iter_mut() {
+                                if m.sq != tt_sq {
+                                    let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
+                                    let v = -order_ab(lay, &Mobility, np, no, -EVAL_INF, EVAL_INF, depth, &mut c.nodes);
+                                    m.score += v << SORT_SHIFT;
+                                }
+                            }
                         }
-                    }
+                    }};
+                }
+                if !has_tt {
+                    key_moves!();
                 }
                 let mut best = -INF;
                 let mut best_sq = 64;
@@ -475,6 +491,9 @@ macro_rules! search_impl {
                 let (mut i, mut d) = (0, 0);
                 loop {
                     let (Scored { flips, sq, .. }, picked) = if i < list.len() {
+                        if !keyed && i == 1 {
+                            key_moves!();
+                        }
                         // Selection sort, one step per move: most nodes cut before the end.
                         let mut k = i;
                         for j in i + 1..list.len() {
@@ -583,6 +602,28 @@ macro_rules! search_impl {
                     }
                     return -ab(c, o, p, -beta, -alpha, empties);
                 }
+                let mut best = -INF;
+                let mut best_sq = 64;
+                let mut rest = moves;
+                if tt_sq < 64 && moves >> tt_sq & 1 != 0 {
+                    // The cache's move first, before the others are sorted: it often cuts
+                    // alone (the same order as a key above every other, so the same tree).
+                    let flips = $flips(p, o, tt_sq);
+                    let (np, no) = (o ^ flips, p ^ flips ^ (1 << tt_sq));
+                    best = if empties - 1 > SHALLOW_MAX {
+                        -nws_mid(c, np, no, -beta, empties - 1)
+                    } else {
+                        -shallow(c, np, no, -beta, -alpha, empties - 1)
+                    };
+                    best_sq = tt_sq;
+                    if best > alpha {
+                        rest = 0;
+                    }
+                }
+                // The list of every move as `ab` builds it (the cache's move included, first
+                // after the first selection step and not searched again), so that ties are
+                // broken as there.
+                let tt_done = best != -INF;
                 // At most CACHE_MAX < 16 moves (one per empty square).
                 let mut keys = [0i32; 16];
                 let mut all_flips = [0u64; 16];
@@ -590,7 +631,6 @@ macro_rules! search_impl {
                 let mut n = 0;
                 let empty_set = lay.mask & !(p | o);
                 let odd = if c.tech.parity { lay.odd_quadrants(empty_set) } else { 0 };
-                let mut rest = moves;
                 while rest != 0 {
                     let sq = rest.trailing_zeros();
                     rest &= rest - 1;
@@ -620,8 +660,6 @@ macro_rules! search_impl {
                     n += 1;
                 }
                 let n = n.min(16);
-                let mut best = -INF;
-                let mut best_sq = 64;
                 for i in 0..n {
                     // Selection sort, one step per move: most nodes cut before the end.
                     let mut k = i;
@@ -633,6 +671,9 @@ macro_rules! search_impl {
                     keys.swap(i, k);
                     all_flips.swap(i, k);
                     squares.swap(i, k);
+                    if i == 0 && tt_done {
+                        continue;
+                    }
                     let (flips, sq) = (all_flips[i], squares[i] as u32);
                     let (np, no) = (o ^ flips, p ^ flips ^ (1 << sq));
                     let v = if empties - 1 > SHALLOW_MAX {

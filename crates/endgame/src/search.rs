@@ -38,11 +38,6 @@ pub(crate) const SHALLOW_MAX: u32 = 6;
 /// Fewest empty squares at which the transposition table is probed and written.
 pub(crate) const TABLE_MIN: u32 = 8;
 
-/// Up to this many empty squares the middle layer sorts its moves by the opponent's mobility,
-/// square class and parity only (no potential mobility or corner stability): 0.1-0.6% more
-/// nodes, 1.2% fewer instructions (docs/BENCHMARKS.md, fourth session).
-const MOBILITY_SORT_MAX: u32 = 7;
-
 const _: () = assert!(CACHE_MAX < 16, "nws_mid keeps at most 16 moves");
 
 /// Enhanced transposition cut-offs are tried above this many empty squares.
@@ -649,14 +644,11 @@ macro_rules! search_impl {
                         } else {
                             let om = $moves(np, no) & lay.mask;
                             let mobility = (om.count_ones() + (om & lay.corners).count_ones()) as i32;
-                            let mut key = -(mobility << 16);
-                            if empties > MOBILITY_SORT_MAX {
-                                let potential = (neighbours(no) & empty_set & !(1u64 << sq)).count_ones() as i32;
-                                let mine = no & lay.corners;
-                                let corner_stable = ((mine | neighbours(mine) & lay.edges) & no).count_ones() as i32;
-                                key += (corner_stable << 12) - (potential << 6);
-                            }
-                            key + lay.square_value[sq as usize]
+                            let potential = (neighbours(no) & empty_set & !(1u64 << sq)).count_ones() as i32;
+                            let mine = no & lay.corners;
+                            let corner_stable = ((mine | neighbours(mine) & lay.edges) & no).count_ones() as i32;
+                            -(mobility << 16) + (corner_stable << 12) - (potential << 6)
+                                + lay.square_value[sq as usize]
                                 + if odd >> sq & 1 != 0 { 16 } else { 0 }
                         }
                     } else {

@@ -256,6 +256,14 @@ fn stability_threshold(empties: u32, squares: i32) -> i32 {
     STABILITY_THRESHOLD[empties as usize] - (64 - squares)
 }
 
+/// Whether the stability cut-off can fire at all: the stable discs of the opponent `o` are
+/// some of its discs, so the bound `squares - 2 * stable` is at least `squares - 2 * |o|`;
+/// when that is above `alpha` the stable discs need not be computed (same cut-offs, cheaper).
+#[inline(always)]
+fn may_cut_by_stability(o: u64, alpha: i32, squares: i32) -> bool {
+    squares - 2 * o.count_ones() as i32 <= alpha
+}
+
 /// The score of a finished game from the side to move (empty squares to the winner): the
 /// rules crate's [`othello_rules::final_score`] on raw bitboards.
 #[inline(always)]
@@ -334,7 +342,7 @@ macro_rules! search_impl {
                 }
                 c.nodes += 1;
                 let lay = c.layout;
-                if c.tech.stability && alpha >= stability_threshold(empties, lay.squares) {
+                if c.tech.stability && alpha >= stability_threshold(empties, lay.squares) && may_cut_by_stability(o, alpha, lay.squares) {
                     let bound = lay.squares - 2 * stable_discs(o, p, lay).count_ones() as i32;
                     if bound <= alpha {
                         return bound;
@@ -574,7 +582,7 @@ macro_rules! search_impl {
                 let beta = alpha + 1;
                 c.nodes += 1;
                 let lay = c.layout;
-                if c.tech.stability && alpha >= stability_threshold(empties, lay.squares) {
+                if c.tech.stability && alpha >= stability_threshold(empties, lay.squares) && may_cut_by_stability(o, alpha, lay.squares) {
                     let bound = lay.squares - 2 * stable_discs(o, p, lay).count_ones() as i32;
                     if bound <= alpha {
                         return bound;
@@ -808,7 +816,7 @@ macro_rules! search_impl {
                     };
                 }
                 c.nodes += 1;
-                if c.tech.stability && alpha >= stability_threshold(empties, lay.squares) {
+                if c.tech.stability && alpha >= stability_threshold(empties, lay.squares) && may_cut_by_stability(o, alpha, lay.squares) {
                     let bound = lay.squares - 2 * stable_discs(o, p, lay).count_ones() as i32;
                     if bound <= alpha {
                         return bound;
@@ -864,7 +872,7 @@ macro_rules! search_impl {
             $(#[$attr])*
             fn solve4(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32, x: [u32; 4]) -> i32 {
                 let lay = c.layout;
-                if c.tech.stability && alpha >= stability_threshold(4, lay.squares) {
+                if c.tech.stability && alpha >= stability_threshold(4, lay.squares) && may_cut_by_stability(o, alpha, lay.squares) {
                     let bound = lay.squares - 2 * stable_discs(o, p, lay).count_ones() as i32;
                     if bound <= alpha {
                         c.nodes += 1;

@@ -1111,6 +1111,29 @@ mod tests {
     }
 
     #[test]
+    fn the_stability_prefilter_refuses_only_where_no_cut_is_possible() {
+        let mut rng = SmallRng::seed_from_u64(24);
+        for i in 0..3000 {
+            let size = [BoardSize::Eight, BoardSize::Six, BoardSize::Four][i % 3];
+            let lay = Layout::of(size);
+            let filled = rng.random::<u64>() | rng.random::<u64>();
+            let p = filled & rng.random::<u64>() & lay.mask;
+            let o = filled & !p & lay.mask;
+            let alpha = rng.random_range(-lay.squares..=lay.squares);
+            let may = may_cut_by_stability(o, alpha, lay.squares);
+            // Exactly when even every opponent disc stable would reach alpha.
+            assert_eq!(may, lay.squares - 2 * o.count_ones() as i32 <= alpha, "{o:#x} {alpha}");
+            // Sound: a cut the full test would make is never refused.
+            let bound = lay.squares - 2 * stable_discs(o, p, lay).count_ones() as i32;
+            assert!(may || bound > alpha, "{p:#x} {o:#x} {alpha}");
+        }
+        // Ten opponent discs on 8x8: no cut below 44.
+        assert!(!may_cut_by_stability(0x3ff, 43, 64));
+        assert!(may_cut_by_stability(0x3ff, 44, 64));
+        assert!(!may_cut_by_stability(0x3ff, 3, 64));
+    }
+
+    #[test]
     fn by_parity_puts_odd_quadrants_first_in_static_order() {
         let mut rng = SmallRng::seed_from_u64(23);
         for i in 0..3000 {

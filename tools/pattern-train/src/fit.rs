@@ -484,8 +484,11 @@ mod tests {
         for p in [8usize, 9, 10] {
             let start = l.offsets[p] as usize;
             let len = 3usize.pow(othello_pattern::PATTERNS[p].mask.count_ones());
-            for i in start..start + len {
-                known[i] = (l.canonical[i] as i64 % 97 - 48) as i16 * 3;
+            for (k, &c) in known[start..start + len]
+                .iter_mut()
+                .zip(&l.canonical[start..start + len])
+            {
+                *k = (c as i64 % 97 - 48) as i16 * 3;
             }
         }
         let truth = PatternEval::new(&Weights::new(1, 100, known.clone()).unwrap());

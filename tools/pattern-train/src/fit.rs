@@ -354,7 +354,6 @@ pub fn run(
         let train: Vec<&Row> = rows
             .iter()
             .filter(|r| !r.test && (lo_m..=hi_m).contains(&r.empties))
-            .filter(|r| std::env::var("SAMEPAR").is_err() || r.empties % 2 == lo % 2)
             .collect();
         let prior = (config.prior_previous && p > 0).then_some(previous.as_slice());
         let w = solve_phase(&train, config.ridge, config.iterations, prior);

@@ -10,7 +10,9 @@
 //!   unknown. Target: the label in centi-discs.
 //! - **Solver**: conjugate gradients on the normal equations `(X^T X + ridge I) w = X^T y`
 //!   (sparse: 47 ones per row), from zero. A phase is fitted on its own positions plus those
-//!   within `margin` empties of it (smoothing across phase borders).
+//!   within `margin` empties of it (smoothing across phase borders). With `prior_previous`,
+//!   the ridge pulls each weight towards the previous phase's value instead of zero (a fit of
+//!   the difference), so a configuration rare in this phase keeps its neighbour's value.
 //! - **Bootstrap** (phases beyond the labels, in order of empties): positions of the training
 //!   games in the phase are labelled by a PVS of `bootstrap_depth` whose evaluation is the fit
 //!   so far (its leaves lie in the phases already fitted), then the phase is fitted on them.
@@ -48,6 +50,9 @@ pub struct FitConfig {
     pub bootstrap_positions: usize,
     /// Seed of the bootstrap's choice of positions.
     pub seed: u64,
+    /// Pull each phase's weights towards the previous phase's (fewer empties) instead of
+    /// towards zero.
+    pub prior_previous: bool,
 }
 
 /// A position ready for the fit.
@@ -82,14 +87,20 @@ pub fn row(label: &Label, test_every: u32) -> Row {
 }
 
 /// Solves one phase's ridge regression by conjugate gradients. Returns one value per weight
-/// of the phase (tied entries equal).
-pub fn solve_phase(rows: &[&Row], ridge: f64, iterations: usize) -> Vec<f64> {
+/// of the phase (tied entries equal). With a `prior` (one value per weight, tied entries
+/// equal), the ridge pulls each weight towards its prior value instead of zero: the fit is of
+/// the difference, on the targets minus the prior's prediction.
+pub fn solve_phase(rows: &[&Row], ridge: f64, iterations: usize, prior: Option<&[f64]>) -> Vec<f64> {
     let l = layout();
     let n = l.per_phase;
     let mut w = vec![0.0f64; n];
     if rows.is_empty() {
-        return w;
+        return prior.map_or(w, <[f64]>::to_vec);
     }
+    let target = |r: &Row| match prior {
+        Some(q) => r.target - r.idx.iter().map(|&i| q[i as usize]).sum::<f64>(),
+        None => r.target,
+    };
     // Which unknowns appear at all (the rest stay zero).
     let mut used = vec![false; n];
     for r in rows {
@@ -114,8 +125,9 @@ pub fn solve_phase(rows: &[&Row], ridge: f64, iterations: usize) -> Vec<f64> {
     // b = X^T y
     let mut b = vec![0.0; n];
     for r in rows {
+        let t = target(r);
         for &i in &r.idx {
-            b[i as usize] += r.target;
+            b[i as usize] += t;
         }
     }
     let mut res = b.clone();
@@ -145,7 +157,8 @@ pub fn solve_phase(rows: &[&Row], ridge: f64, iterations: usize) -> Vec<f64> {
         rr = rr_new;
     }
     // Tied entries take their representative's value.
-    l.canonical.iter().map(|&c| w[c as usize]).collect()
+    let prior_of = |c: u32| prior.map_or(0.0, |q| q[c as usize]);
+    l.canonical.iter().map(|&c| w[c as usize] + prior_of(c)).collect()
 }
 
 /// Errors of one group of positions, in discs.
@@ -268,6 +281,7 @@ pub fn run(
         None => Vec::new(),
     };
     let mut rng = SmallRng::seed_from_u64(config.seed);
+    let mut previous: Vec<f64> = Vec::new();
     for p in 0..config.phases {
         let empties = phase_empties(p, config.phases);
         let (lo, hi) = (empties[0], *empties.last().expect("a phase has empties"));
@@ -341,8 +355,10 @@ pub fn run(
             .iter()
             .filter(|r| !r.test && (lo_m..=hi_m).contains(&r.empties))
             .collect();
-        let w = solve_phase(&train, config.ridge, config.iterations);
+        let prior = (config.prior_previous && p > 0).then_some(previous.as_slice());
+        let w = solve_phase(&train, config.ridge, config.iterations, prior);
         store(&mut values[p as usize * per..(p as usize + 1) * per], &w);
+        previous = w;
         let eval = PatternEval::new(&Weights::new(config.phases, 100, values.clone()).expect("sizes match"));
         let test: Vec<&Row> = rows
             .iter()
@@ -434,7 +450,7 @@ mod tests {
         let labels = random_game_labels(&mut rng, 500, "synthetic", |pos, _| truth.evaluate(pos));
         let rows: Vec<Row> = labels.iter().map(|l| row(l, 10)).collect();
         let train: Vec<&Row> = rows.iter().filter(|r| !r.test).collect();
-        let w = solve_phase(&train, 1e-3, 200);
+        let w = solve_phase(&train, 1e-3, 200, None);
         let mut q = vec![0i16; per_phase()];
         store(&mut q, &w);
         let fitted = PatternEval::new(&Weights::new(1, 100, q).unwrap());
@@ -445,6 +461,103 @@ mod tests {
         assert!(e.rms < 0.2, "held-out RMS {} discs", e.rms);
         let zero = PatternEval::new(&Weights::zero(1, 100).unwrap());
         assert!(errors(&zero, rows.iter().filter(|r| r.test)).rms > 1.0);
+    }
+
+    /// With a prior, the ridge pulls towards it: without rows the prior comes back whole; with a
+    /// huge ridge every weight stays at its prior; with targets the prior already predicts, the
+    /// fit keeps it; a zero prior is the plain fit; and the fit still recovers known weights
+    /// starting from an unrelated prior.
+    #[test]
+    fn prior_pulls_the_ridge_towards_it() {
+        let l = layout();
+        let mut rng = SmallRng::seed_from_u64(12);
+        let tied = |rng: &mut SmallRng, lo: i16, hi: i16| -> Vec<f64> {
+            let raw: Vec<f64> = (0..per_phase()).map(|_| f64::from(rng.random_range(lo..=hi))).collect();
+            l.canonical.iter().map(|&c| raw[c as usize]).collect()
+        };
+        let prior = tied(&mut rng, -300, 300);
+        assert_eq!(solve_phase(&[], 10.0, 50, Some(&prior)), prior);
+        assert!(solve_phase(&[], 10.0, 50, None).iter().all(|&x| x == 0.0));
+
+        let mut known = vec![0i16; per_phase()];
+        for p in [8usize, 9, 10] {
+            let start = l.offsets[p] as usize;
+            let len = 3usize.pow(othello_pattern::PATTERNS[p].mask.count_ones());
+            for (k, &c) in known[start..start + len]
+                .iter_mut()
+                .zip(&l.canonical[start..start + len])
+            {
+                *k = (c as i64 % 97 - 48) as i16 * 3;
+            }
+        }
+        let truth = PatternEval::new(&Weights::new(1, 100, known.clone()).unwrap());
+        let labels = random_game_labels(&mut rng, 500, "synthetic", |pos, _| truth.evaluate(pos));
+        let rows: Vec<Row> = labels.iter().map(|l| row(l, 10)).collect();
+        let train: Vec<&Row> = rows.iter().filter(|r| !r.test).collect();
+        let max_gap = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+
+        let held = solve_phase(&train, 1e12, 50, Some(&prior));
+        assert!(max_gap(&held, &prior) < 1e-3, "gap {}", max_gap(&held, &prior));
+        let shrunk = solve_phase(&train, 1e12, 50, None);
+        assert!(shrunk.iter().all(|x| x.abs() < 1e-3));
+
+        let exact: Vec<f64> = known.iter().map(|&k| f64::from(k)).collect();
+        let kept = solve_phase(&train, 1e-3, 50, Some(&exact));
+        assert!(max_gap(&kept, &exact) < 1e-6, "gap {}", max_gap(&kept, &exact));
+
+        let zero = vec![0.0; per_phase()];
+        assert_eq!(
+            solve_phase(&train, 5.0, 30, Some(&zero)),
+            solve_phase(&train, 5.0, 30, None)
+        );
+
+        // An unrelated prior on the tables the truth uses (short diagonals: every
+        // configuration is seen in training), zero elsewhere.
+        let lo = l.offsets[8] as usize;
+        let hi = l.offsets[10] as usize + 3usize.pow(othello_pattern::PATTERNS[10].mask.count_ones());
+        let partial: Vec<f64> = (0..per_phase())
+            .map(|i| if (lo..hi).contains(&i) { prior[i] } else { 0.0 })
+            .collect();
+        let w = solve_phase(&train, 1e-3, 200, Some(&partial));
+        let mut q = vec![0i16; per_phase()];
+        store(&mut q, &w);
+        let fitted = PatternEval::new(&Weights::new(1, 100, q).unwrap());
+        let e = errors(&fitted, rows.iter().filter(|r| r.test));
+        assert!(e.n > 1000 && e.rms < 0.3, "held-out RMS {} discs", e.rms);
+    }
+
+    /// `prior_previous`: a phase without labels of its own (between labelled ones) takes the
+    /// previous phase's weights; without it, zeros.
+    #[test]
+    fn a_phase_without_labels_inherits_the_previous_one_with_the_prior() {
+        let mut rng = SmallRng::seed_from_u64(13);
+        // Three phases: 0-20, 21-40, 41-60 empties; labels in the first and the last only.
+        let labels: Vec<Label> = random_game_labels(&mut rng, 30, "exact", |pos, _| othello_eval::Discs.evaluate(pos))
+            .into_iter()
+            .filter(|l| !(21..=40).contains(&l.pos.empty_count()))
+            .collect();
+        let mut config = FitConfig {
+            phases: 3,
+            test_every: 10,
+            ridge: 1.0,
+            iterations: 30,
+            margin: 0,
+            bootstrap_depth: 0,
+            bootstrap_positions: 0,
+            seed: 1,
+            prior_previous: true,
+        };
+        let per = per_phase();
+        let fitted = run(&config, &labels, &[], None, OnBad::Skip, |_| {}).unwrap();
+        let v = fitted.weights.values();
+        assert!(v[..per].iter().any(|&x| x != 0));
+        assert!(v[..per] == v[per..2 * per], "phase 1 is not phase 0");
+        config.prior_previous = false;
+        let fitted = run(&config, &labels, &[], None, OnBad::Skip, |_| {}).unwrap();
+        let w = fitted.weights.values();
+        assert!(v[..per] == w[..per], "phase 0 depends on the prior");
+        assert!(w[per..2 * per].iter().all(|&x| x == 0));
+        assert!(w[2 * per..].iter().any(|&x| x != 0));
     }
 
     #[test]

@@ -118,6 +118,10 @@ struct FitArgs {
     /// Use only the first N exact labels of the file (to measure how the fit grows with data).
     #[arg(long)]
     max_labels: Option<usize>,
+    /// Pull each phase's weights towards the previous phase's (fewer empties) instead of
+    /// towards zero: a rare configuration keeps its neighbour phase's value.
+    #[arg(long)]
+    prior_previous: bool,
     #[command(flatten)]
     common: Common,
 }
@@ -311,6 +315,7 @@ fn run_fit(a: &FitArgs) -> TrainResult<()> {
         margin: a.margin,
         bootstrap_depth: a.bootstrap_depth,
         bootstrap_positions: a.bootstrap_positions,
+        prior_previous: a.prior_previous,
         seed: a.seed,
     };
     let quiet = a.common.quiet;
@@ -491,6 +496,7 @@ mod pipeline_tests {
             margin: 2,
             bootstrap_depth: 1,
             bootstrap_positions: 10,
+            prior_previous: false,
             seed: 1,
         };
         let games = games::read(&games_p, false, OnBad::Fatal).unwrap();

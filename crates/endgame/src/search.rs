@@ -435,24 +435,7 @@ macro_rules! search_impl {
                         keyed = true;
                         for m in list.iter_mut().filter(|m| m.sq != tt_sq) {
                             let (sq, flips) = (m.sq, m.flips);
-                            m.score = if c.tech.fastest_first {
-                                let (np, no) = (o ^ flips, p ^ flips ^ (1 << sq));
-                                if np == 0 {
-                                    // A wipe-out: the best possible move.
-                                    1 << 29
-                                } else {
-                                    let om = $moves(np, no) & lay.mask;
-                                    let mobility = (om.count_ones() + (om & lay.corners).count_ones()) as i32;
-                                    let potential = (neighbours(no) & empty_set & !(1u64 << sq)).count_ones() as i32;
-                                    let mine = no & lay.corners;
-                                    let corner_stable = ((mine | neighbours(mine) & lay.edges) & no).count_ones() as i32;
-                                    -(mobility << 16) + (corner_stable << 12) - (potential << 6)
-                                        + lay.square_value[sq as usize]
-                                        + if odd >> sq & 1 != 0 { 16 } else { 0 }
-                                }
-                            } else {
-                                lay.square_value[sq as usize] + if odd >> sq & 1 != 0 { 16 } else { 0 }
-                            };
+                            m.score = move_key(lay, c.tech, p, o, flips, sq, empty_set, odd);
                         }
                         let n_moves = list.len();
                         if let Some(ev) = c.ordering.filter(|ev| c.tech.fastest_first && empties >= ev.min && n_moves > 1) {
@@ -571,6 +554,32 @@ macro_rules! search_impl {
                 best
             }
 
+            /// The sort key of the move `sq` (flipping `flips`) of `ab` and `nws_mid`, the
+            /// larger the sooner: fastest first (the opponent's mobility with corners counted
+            /// twice <<16, our corner-anchored stable discs <<12, the opponent's potential
+            /// mobility <<6), then the square's class and the parity of its quadrant (`odd`);
+            /// a move that wipes the opponent out comes before any other.
+            #[allow(clippy::too_many_arguments, reason = "the node's state is passed unpacked")]
+            $(#[$attr])*
+            #[inline]
+            fn move_key(lay: &Layout, tech: Techniques, p: u64, o: u64, flips: u64, sq: u32, empty_set: u64, odd: u64) -> i32 {
+                let class = lay.square_value[sq as usize] + if odd >> sq & 1 != 0 { 16 } else { 0 };
+                if !tech.fastest_first {
+                    return class;
+                }
+                let (np, no) = (o ^ flips, p ^ flips ^ (1 << sq));
+                if np == 0 {
+                    // A wipe-out: the best possible move.
+                    return 1 << 29;
+                }
+                let om = $moves(np, no) & lay.mask;
+                let mobility = (om.count_ones() + (om & lay.corners).count_ones()) as i32;
+                let potential = (neighbours(no) & empty_set & !(1u64 << sq)).count_ones() as i32;
+                let mine = no & lay.corners;
+                let corner_stable = ((mine | neighbours(mine) & lay.edges) & no).count_ones() as i32;
+                -(mobility << 16) + (corner_stable << 12) - (potential << 6) + class
+            }
+
             /// The null-window search `(alpha, alpha + 1)` of the middle layer (from
             /// `SHALLOW_MAX + 1` to [`CACHE_MAX`] empty squares): the same tree as [`ab`] there
             /// (stability cut-off, the thread's cache, fastest-first order, the same node
@@ -645,22 +654,8 @@ macro_rules! search_impl {
                     let flips = $flips(p, o, sq);
                     let score = if sq == tt_sq {
                         1 << 30
-                    } else if c.tech.fastest_first {
-                        let (np, no) = (o ^ flips, p ^ flips ^ (1 << sq));
-                        if np == 0 {
-                            1 << 29
-                        } else {
-                            let om = $moves(np, no) & lay.mask;
-                            let mobility = (om.count_ones() + (om & lay.corners).count_ones()) as i32;
-                            let potential = (neighbours(no) & empty_set & !(1u64 << sq)).count_ones() as i32;
-                            let mine = no & lay.corners;
-                            let corner_stable = ((mine | neighbours(mine) & lay.edges) & no).count_ones() as i32;
-                            -(mobility << 16) + (corner_stable << 12) - (potential << 6)
-                                + lay.square_value[sq as usize]
-                                + if odd >> sq & 1 != 0 { 16 } else { 0 }
-                        }
                     } else {
-                        lay.square_value[sq as usize] + if odd >> sq & 1 != 0 { 16 } else { 0 }
+                        move_key(lay, c.tech, p, o, flips, sq, empty_set, odd)
                     };
                     keys[n & 15] = score;
                     all_flips[n & 15] = flips;

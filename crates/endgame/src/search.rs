@@ -264,6 +264,18 @@ fn may_cut_by_stability(o: u64, alpha: i32, squares: i32) -> bool {
     squares - 2 * o.count_ones() as i32 <= alpha
 }
 
+/// The stability cut-off, tried only where it can pay (`alpha` past Edax's threshold for
+/// `empties`, and [`may_cut_by_stability`]): `Some(bound)` when the opponent's stable discs
+/// alone keep the score at or below `alpha` (fail-soft: `bound` is an upper bound).
+#[inline(always)]
+fn stability_cut(on: bool, lay: &Layout, p: u64, o: u64, alpha: i32, empties: u32) -> Option<i32> {
+    if !on || alpha < stability_threshold(empties, lay.squares) || !may_cut_by_stability(o, alpha, lay.squares) {
+        return None;
+    }
+    let bound = lay.squares - 2 * stable_discs(o, p, lay).count_ones() as i32;
+    (bound <= alpha).then_some(bound)
+}
+
 /// The score of a finished game from the side to move (empty squares to the winner): the
 /// rules crate's [`othello_rules::final_score`] on raw bitboards.
 #[inline(always)]
@@ -342,11 +354,8 @@ macro_rules! search_impl {
                 }
                 c.nodes += 1;
                 let lay = c.layout;
-                if c.tech.stability && alpha >= stability_threshold(empties, lay.squares) && may_cut_by_stability(o, alpha, lay.squares) {
-                    let bound = lay.squares - 2 * stable_discs(o, p, lay).count_ones() as i32;
-                    if bound <= alpha {
-                        return bound;
-                    }
+                if let Some(bound) = stability_cut(c.tech.stability, lay, p, o, alpha, empties) {
+                    return bound;
                 }
                 let (alpha0, beta0) = (alpha, beta);
                 let mut tt_sq = 64;
@@ -591,11 +600,8 @@ macro_rules! search_impl {
                 let beta = alpha + 1;
                 c.nodes += 1;
                 let lay = c.layout;
-                if c.tech.stability && alpha >= stability_threshold(empties, lay.squares) && may_cut_by_stability(o, alpha, lay.squares) {
-                    let bound = lay.squares - 2 * stable_discs(o, p, lay).count_ones() as i32;
-                    if bound <= alpha {
-                        return bound;
-                    }
+                if let Some(bound) = stability_cut(c.tech.stability, lay, p, o, alpha, empties) {
+                    return bound;
                 }
                 let use_cache = c.tech.table && empties >= c.table_min;
                 let mut tt_sq = 64;
@@ -811,11 +817,8 @@ macro_rules! search_impl {
                     };
                 }
                 c.nodes += 1;
-                if c.tech.stability && alpha >= stability_threshold(empties, lay.squares) && may_cut_by_stability(o, alpha, lay.squares) {
-                    let bound = lay.squares - 2 * stable_discs(o, p, lay).count_ones() as i32;
-                    if bound <= alpha {
-                        return bound;
-                    }
+                if let Some(bound) = stability_cut(c.tech.stability, lay, p, o, alpha, empties) {
+                    return bound;
                 }
                 let mut best = -INF;
                 for want in [true, false] {
@@ -867,12 +870,9 @@ macro_rules! search_impl {
             $(#[$attr])*
             fn solve4(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32, x: [u32; 4]) -> i32 {
                 let lay = c.layout;
-                if c.tech.stability && alpha >= stability_threshold(4, lay.squares) && may_cut_by_stability(o, alpha, lay.squares) {
-                    let bound = lay.squares - 2 * stable_discs(o, p, lay).count_ones() as i32;
-                    if bound <= alpha {
-                        c.nodes += 1;
-                        return bound;
-                    }
+                if let Some(bound) = stability_cut(c.tech.stability, lay, p, o, alpha, 4) {
+                    c.nodes += 1;
+                    return bound;
                 }
                 solve4_with(c, p, o, alpha, beta, x, true)
             }

@@ -9,6 +9,12 @@ use othello_table::{BusySet, Table, TableStats, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+/// With an ordering evaluation, the root moves are ordered by a search of this many plies
+/// (the root move included) with the evaluation at its leaves. Fifth session, 2026-11-30: 4 to
+/// 6 plies measured alike on FFO #41/#42/#44 (-12 to -15% nodes with the aspiration windows'
+/// move-to-front), 5 kept (docs/BENCHMARKS.md).
+const ROOT_EVAL_PLIES: u32 = 5;
+
 /// How often the watcher of [`Solver::solve_within`] reads the clock and the stop flag.
 const WATCH_PERIOD: Duration = Duration::from_millis(1);
 
@@ -263,6 +269,7 @@ impl Solver {
                 depth: 1,
                 deeper: search::EVAL_SORT_DEEPER,
                 weight: search::EVAL_SORT_WEIGHT,
+                window: search::EVAL_SORT_WINDOW,
             }),
             busy: None,
         }
@@ -416,8 +423,10 @@ impl Solver {
         v
     }
 
-    /// The root moves, table move first, then fastest-first (ties by square index).
-    fn root_order(&self, layout: &Layout, p: u64, o: u64) -> Vec<u32> {
+    /// The root moves, table move first, then by a [`ROOT_EVAL_PLIES`]-ply search by the
+    /// ordering evaluation when there is one, then fastest-first (ties by square index). The
+    /// ordering searches' nodes are added to `nodes`.
+    fn root_order(&self, layout: &Layout, p: u64, o: u64, nodes: &mut u64) -> Vec<u32> {
         let tt_sq = match self.tt.probe(layout.size, p, o).and_then(|e| e.best_move) {
             Some(Move::Place(sq)) => sq.index() as u32,
             _ => 64,
@@ -430,7 +439,16 @@ impl Solver {
                 let f = movegen::flips(p, o, sq);
                 let om = movegen::legal_moves(o ^ f, p ^ f ^ (1 << sq)) & layout.mask;
                 let mobility = (om.count_ones() + (om & layout.corners).count_ones()) as i32;
-                let key = if sq == tt_sq { i32::MIN } else { mobility };
+                let key = if sq == tt_sq {
+                    i32::MIN
+                } else if let Some(eval) = &self.ordering {
+                    let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                    let v = -search::eval_search(layout, eval, np, no, ROOT_EVAL_PLIES - 1, nodes);
+                    // Centi-discs first (clamped far from any real value), mobility breaks ties.
+                    -v.clamp(-1 << 20, 1 << 20) * 64 + mobility
+                } else {
+                    mobility
+                };
                 (key, sq)
             })
             .collect();
@@ -449,7 +467,8 @@ impl Solver {
         hi: i32,
         stop: &AtomicBool,
     ) -> Option<(i32, u32, u64)> {
-        let order = self.root_order(layout, p, o);
+        let mut order_nodes = 0;
+        let order = self.root_order(layout, p, o, &mut order_nodes);
         let done = AtomicBool::new(false);
         let threads = self.threads.min(order.len().max(1));
         let busy = (threads > 1).then(BusySet::new);
@@ -485,7 +504,7 @@ impl Solver {
                 .into_iter()
                 .map(|h| h.join().expect("solver helper panicked"))
                 .sum();
-            (result, ctx.nodes + helper_nodes)
+            (result, ctx.nodes + helper_nodes + order_nodes)
         });
         result.map(|(v, sq)| (v, sq, nodes))
     }
@@ -500,10 +519,18 @@ fn aspiration(ctx: &mut Ctx<'_>, p: u64, o: u64, lo: i32, hi: i32, order: &[u32]
     let (mut low, mut high) = (lo, hi);
     let mut guess = 0.clamp(lo, hi);
     let mut step = 2;
+    let mut order = order.to_vec();
     loop {
         let (a, b) = ((guess - 1).max(low - 1), (guess + 1).min(high + 1));
         // Classes at the window edges mean "at most a" and "at least b".
-        let (v, sq) = root_search(ctx, p, o, a, b, order)?;
+        let (v, sq) = root_search(ctx, p, o, a, b, &order)?;
+        if v > a {
+            // The move that reached the window goes first in the next windows (the best move
+            // is still the lowest index among the best, whatever the order).
+            if let Some(i) = order.iter().position(|&m| m == sq) {
+                order[..=i].rotate_right(1);
+            }
+        }
         if v > a && v < b || low == high {
             return Some((v, sq));
         }

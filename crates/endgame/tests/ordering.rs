@@ -134,7 +134,7 @@ fn config_equality_follows_the_evaluation_object() {
     assert!(format!("{a:?}").contains("OrderingEval"));
 }
 
-/// Node counts with a fixed ordering evaluation on FFO #1-#3 (disc difference plus mobility, not the
+/// Node counts with a fixed ordering evaluation on FFO #1-#3, #13 and #14 (disc difference plus mobility, not the
 /// pattern tables, which are retrained): they move with the ordering searches' depths,
 /// window and weight and the root's evaluation order, and with nothing else.
 #[test]
@@ -155,6 +155,16 @@ fn ordering_searches_keep_their_node_counts() {
             "----OX----OOXX---OOOXX-XOOXXOOOOOXXOXXOOOXXXOOOOOXXXXOXO--OOOOOX X",
             2,
             96_442,
+        ),
+        (
+            "--XXXXX--OOOXX---OOOXXXX-OXOXOXXOXXXOXXX--XOXOXX--OXOOO--OOOOO-- X",
+            14,
+            232_131,
+        ),
+        (
+            "--XXXXX---OOOX---XOOXXXX-OOOOOOOOOOXXXOOOOOXXOOX--XXOO----XXXXX- X",
+            18,
+            203_441,
         ),
     ];
     let mut got = Vec::new();

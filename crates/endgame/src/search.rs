@@ -55,13 +55,6 @@ pub(crate) const EVAL_SORT_DEEPER: u32 = 16;
 /// weigh one opponent move. Tuned with [`EVAL_SORT_DEEPER`].
 pub(crate) const EVAL_SORT_WEIGHT: i32 = 300;
 
-/// With an ordering evaluation: the ordering searches look only this many discs below the
-/// node's alpha (a child's search gets the window `(-INF, -(alpha - EVAL_SORT_WINDOW))`, as
-/// Edax's `SORT_ALPHA_DELTA`): moves far below alpha are ordered among themselves by a bound
-/// (fail-soft) and cost fewer nodes. Fifth session, 2026-11-30: 4, 8 and 16 discs measured,
-/// 8 kept (docs/BENCHMARKS.md).
-pub(crate) const EVAL_SORT_WINDOW: i32 = 8;
-
 /// Scale of an exact final score inside the ordering evaluation (one disc).
 const EVAL_DISC: i32 = 8;
 
@@ -210,8 +203,6 @@ pub(crate) struct EvalOrdering<'a> {
     pub deeper: u32,
     /// Weight of one centi-disc of the evaluation in a move's sort key.
     pub weight: i32,
-    /// The ordering searches' window reaches this many discs below the node's alpha.
-    pub window: i32,
 }
 
 /// An evaluation for the solver's move ordering: centi-discs for the side to move (any scale
@@ -465,12 +456,10 @@ macro_rules! search_impl {
                         let n_moves = list.len();
                         if let Some(ev) = c.ordering.filter(|ev| c.tech.fastest_first && empties >= ev.min && n_moves > 1) {
                             let depth = if empties >= ev.deeper { ev.depth + 1 } else { ev.depth };
-                            // Values more than `ev.window` discs below alpha need not be exact.
-                            let sort_alpha = (alpha - ev.window) * <OrderingEval as OrderLeaf>::DISC;
                             for m in list.iter_mut() {
                                 if m.sq != tt_sq {
                                     let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));
-                                    let v = -order_ab(lay, ev.eval, np, no, -EVAL_INF, -sort_alpha, depth, &mut c.nodes);
+                                    let v = -order_ab(lay, ev.eval, np, no, -EVAL_INF, EVAL_INF, depth, &mut c.nodes);
                                     m.score = m.score.saturating_add(v.saturating_mul(ev.weight));
                                 }
                             }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 /// With an ordering evaluation, the root moves are ordered by a search of this many plies
 /// (the root move included) with the evaluation at its leaves. Fifth session, 2026-11-30: 4 to
 /// 6 plies measured alike on FFO #41/#42/#44 (-12 to -15% nodes with the aspiration windows'
-/// move-to-front), 5 kept (docs/BENCHMARKS.md).
+/// move-to-front), 5 kept: FFO #40-#49 -3.5%, the 24-empty random lines -6.2% (docs/BENCHMARKS.md).
 const ROOT_EVAL_PLIES: u32 = 5;
 
 /// How often the watcher of [`Solver::solve_within`] reads the clock and the stop flag.
@@ -269,7 +269,6 @@ impl Solver {
                 depth: 1,
                 deeper: search::EVAL_SORT_DEEPER,
                 weight: search::EVAL_SORT_WEIGHT,
-                window: search::EVAL_SORT_WINDOW,
             }),
             busy: None,
         }

@@ -9,11 +9,12 @@ use othello_table::{BusySet, Table, TableStats, TranspositionTable};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-/// With an ordering evaluation, the root moves are ordered by a search of this many plies
-/// (the root move included) with the evaluation at its leaves. Fifth session, 2026-11-30: 4 to
-/// 6 plies measured alike on FFO #41/#42/#44 (-12 to -15% nodes with the aspiration windows'
-/// move-to-front), 5 kept: FFO #40-#49 -3.5%, the 24-empty random lines -6.2% (docs/BENCHMARKS.md).
-const ROOT_EVAL_PLIES: u32 = 5;
+/// With an ordering evaluation and at least `SORT_MIN` empty squares, the root moves are
+/// ordered by a search of this many plies (the root move included) with the evaluation at its
+/// leaves. Fifth session, 2026-11-30: 4 and 5 plies measured on the whole sets (FFO #40-#49
+/// 1 249.1 M / 1 250.6 M nodes, the 24-empty random lines 4 673.8 M / 4 705.2 M, base 1 295.7 M
+/// and 5 014.0 M), 4 kept (docs/BENCHMARKS.md).
+const ROOT_EVAL_PLIES: u32 = 4;
 
 /// How often the watcher of [`Solver::solve_within`] reads the clock and the stop flag.
 const WATCH_PERIOD: Duration = Duration::from_millis(1);
@@ -423,7 +424,7 @@ impl Solver {
     }
 
     /// The root moves, table move first, then by a [`ROOT_EVAL_PLIES`]-ply search by the
-    /// ordering evaluation when there is one, then fastest-first (ties by square index). The
+    /// ordering evaluation when there is one and at least `SORT_MIN` empty squares, then fastest-first (ties by square index). The
     /// ordering searches' nodes are added to `nodes`.
     fn root_order(&self, layout: &Layout, p: u64, o: u64, nodes: &mut u64) -> Vec<u32> {
         let tt_sq = match self.tt.probe(layout.size, p, o).and_then(|e| e.best_move) {
@@ -431,6 +432,8 @@ impl Solver {
             _ => 64,
         };
         let moves = movegen::legal_moves(p, o) & layout.mask;
+        // Like the ordering searches below the root, only far from the end.
+        let deep = (layout.mask & !(p | o)).count_ones() >= search::SORT_MIN;
         let mut scored: Vec<(i32, u32)> = othello_rules::Bitboard(moves)
             .into_iter()
             .map(|sq| {
@@ -440,7 +443,7 @@ impl Solver {
                 let mobility = (om.count_ones() + (om & layout.corners).count_ones()) as i32;
                 let key = if sq == tt_sq {
                     i32::MIN
-                } else if let Some(eval) = &self.ordering {
+                } else if let Some(eval) = self.ordering.as_ref().filter(|_| deep) {
                     let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
                     let v = -search::eval_search(layout, eval, np, no, ROOT_EVAL_PLIES - 1, nodes);
                     // Centi-discs first (clamped far from any real value), mobility breaks ties.

@@ -825,16 +825,15 @@ macro_rules! search_impl {
                         if f == 0 {
                             continue;
                         }
-                        let v = -shallow_ranks(
-                            c,
-                            o ^ f,
-                            p ^ f ^ (1 << sq),
-                            -beta,
-                            -alpha,
-                            empties - 1,
-                            ranks ^ (1 << r),
-                            parity ^ lay.quadrant_bit[sq as usize] as u32,
-                        );
+                        let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                        let (child_ranks, child_parity) = (ranks ^ (1 << r), parity ^ lay.quadrant_bit[sq as usize] as u32);
+                        let v = if empties == 5 && c.tech.last_four {
+                            // Straight to the last four (no call through the dispatch above).
+                            let odd = if c.tech.parity { child_parity } else { 0xf };
+                            -solve4(c, np, no, -beta, -alpha, parity_order::<4>(lay, child_ranks, odd))
+                        } else {
+                            -shallow_ranks(c, np, no, -beta, -alpha, empties - 1, child_ranks, child_parity)
+                        };
                         if v > best {
                             best = v;
                             if v >= beta {

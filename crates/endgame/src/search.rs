@@ -854,20 +854,23 @@ macro_rules! search_impl {
                 best
             }
 
-            /// Four empty squares, `x` in parity order (odd quadrants first).
+            /// Four empty squares, `x` in parity order (odd quadrants first), with the stability
+            /// cut-off.
             $(#[$attr])*
+            #[inline]
             fn solve4(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32, x: [u32; 4]) -> i32 {
-                let lay = c.layout;
-                if let Some(bound) = stability_cut(c.tech.stability, lay, p, o, alpha, 4) {
-                    c.nodes += 1;
-                    return bound;
-                }
                 solve4_with(c, p, o, alpha, beta, x, true)
             }
 
+            /// [`solve4`]; after a pass (`can_pass` false) without the stability cut-off.
             $(#[$attr])*
             fn solve4_with(c: &mut Ctx<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, x: [u32; 4], can_pass: bool) -> i32 {
                 c.nodes += 1;
+                if can_pass {
+                    if let Some(bound) = stability_cut(c.tech.stability, c.layout, p, o, alpha, 4) {
+                        return bound;
+                    }
+                }
                 let mut best = -INF;
                 for i in 0..4 {
                     let sq = x[i];

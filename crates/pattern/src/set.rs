@@ -8,7 +8,7 @@
 //! own symmetries (e.g. an edge read left to right or right to left), so the evaluation is
 //! invariant under the eight symmetries exactly.
 
-use othello_rules::Symmetry;
+use othello_rules::{Symmetry, neighbours};
 
 /// One pattern: a name and its base squares (ascending indices).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,16 +155,6 @@ pub const QUADRANTS: [u64; 4] = [
     0x0f0f_0f0f_0000_0000,
     0xf0f0_f0f0_0000_0000,
 ];
-
-/// The squares next to (8 directions) a square of `b`.
-#[inline(always)]
-pub fn neighbours(b: u64) -> u64 {
-    const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
-    const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let h = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
-    let row = b | h;
-    h | (row << 8) | (row >> 8)
-}
 
 /// The entry of each global table (relative to the start of the global tables, in
 /// [`GLOBALS`] order) for the side to move's discs `player`, the opponent's `opponent`

@@ -9,10 +9,9 @@
 use crate::fit::phase_empties;
 use crate::labels::Label;
 use othello_eval::stable_discs;
-use othello_pattern::set::neighbours;
 use othello_pattern::{FEATURES, feature_indices, layout};
-use othello_rules::BoardSize;
 use othello_rules::movegen::legal_moves_both;
+use othello_rules::{BoardSize, neighbours};
 
 /// A global feature that a variant may add to the patterns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -443,14 +442,6 @@ fn cg(xs: &[u32], ys: &[f64], width: usize, n: usize, ridge: f64, iterations: us
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn neighbours_of_a_corner_and_the_centre() {
-        assert_eq!(neighbours(1), 0b10 | 0b11 << 8);
-        let d4 = 1u64 << 27;
-        assert_eq!((neighbours(d4) & !d4).count_ones(), 8);
-        assert_eq!(neighbours(1u64 << 63).count_ones(), 3);
-    }
 
     /// The variant text form, and the odd regions of a constructed board: two (a single empty
     /// corner and a group of three on the other side).

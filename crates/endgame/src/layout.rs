@@ -22,11 +22,24 @@ pub(crate) struct Layout {
     /// move on `sq` flips the parity of its quadrant with one XOR.
     pub quadrant_bit: [u8; 64],
     /// Square classes, best first (Edax's presorted order on 8x8); the unused tail is zero.
+    /// The search reads them through [`Layout::rank`]; the tests check the ranks against them.
+    #[cfg_attr(not(test), allow(dead_code, reason = "read by the tests"))]
     pub classes: [u64; 10],
     /// How many entries of `classes` are used.
+    #[cfg_attr(not(test), allow(dead_code, reason = "read by the tests"))]
     pub n_classes: usize,
     /// A small static value per square (higher is better), from its class.
     pub square_value: [i32; 64],
+    /// `rank[sq]`: the place of the board square `sq` in the static order (class, then square
+    /// index), so that a set of empty squares kept as rank bits (bit `rank[sq]` for `sq`) is
+    /// walked in static order by its lowest bits first. Off-board squares rank after every
+    /// board square (they are never empty).
+    pub rank: [u8; 64],
+    /// `square_at[r]`: the square of rank `r` (the inverse of [`Layout::rank`]).
+    pub square_at: [u8; 64],
+    /// `odd_ranks[parity]`: the rank bits of the squares in the quadrants of `parity`
+    /// ([`Layout::parity`] bits).
+    pub odd_ranks: [u64; 16],
     /// Squares with a horizontal neighbour off the board (cannot be flipped horizontally).
     pub wall_h: u64,
     /// Squares with a vertical neighbour off the board.
@@ -47,20 +60,35 @@ impl Layout {
     }
 
     /// The used square classes, best first.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn classes(&self) -> &[u64] {
         &self.classes[..self.n_classes]
     }
 
     /// The quadrants with an odd number of empty squares, bit `q` for quadrant `q` (see
-    /// [`Layout::quadrant_bit`]).
-    #[inline(always)]
+    /// [`Layout::quadrant_bit`]); the search keeps it up to date move by move instead.
+    #[cfg(test)]
     pub(crate) fn parity(&self, empties: u64) -> u32 {
         let mut parity = 0;
         for (q, quadrant) in self.quadrants.iter().enumerate() {
             parity |= ((empties & quadrant).count_ones() & 1) << q;
         }
         parity
+    }
+
+    /// The empty squares `empties` (a bitboard) as rank bits ([`Layout::rank`]), with their
+    /// parity ([`Layout::parity`]), as the shallow layer takes them.
+    #[inline(always)]
+    pub(crate) fn ranks_and_parity(&self, empties: u64) -> (u64, u32) {
+        let (mut ranks, mut parity) = (0u64, 0u32);
+        let mut m = empties;
+        while m != 0 {
+            let sq = m.trailing_zeros() as usize;
+            ranks |= 1 << self.rank[sq];
+            parity ^= self.quadrant_bit[sq] as u32;
+            m &= m - 1;
+        }
+        (ranks, parity)
     }
 
     /// The empty squares lying in a quadrant with an odd number of empty squares.
@@ -144,6 +172,36 @@ impl Layout {
             }
             i += 1;
         }
+        // Ranks: board squares in static order, then the off-board squares.
+        let mut rank = [0u8; 64];
+        let mut square_at = [0u8; 64];
+        let mut next = 0;
+        let mut i = 0;
+        while i <= class_seeds.len() {
+            let group = if i < class_seeds.len() { classes[i] } else { !mask };
+            let mut sq = 0;
+            while sq < 64 {
+                if group & (1 << sq) != 0 {
+                    rank[sq] = next as u8;
+                    square_at[next] = sq as u8;
+                    next += 1;
+                }
+                sq += 1;
+            }
+            i += 1;
+        }
+        let mut odd_ranks = [0u64; 16];
+        let mut parity = 0;
+        while parity < 16 {
+            let mut sq = 0;
+            while sq < 64 {
+                if quadrant_bit[sq] as usize & parity != 0 {
+                    odd_ranks[parity] |= 1 << rank[sq];
+                }
+                sq += 1;
+            }
+            parity += 1;
+        }
         let n = side - 1;
         let mut wall_h = 0u64;
         let mut wall_v = 0u64;
@@ -164,6 +222,9 @@ impl Layout {
             classes,
             n_classes: class_seeds.len(),
             square_value,
+            rank,
+            square_at,
+            odd_ranks,
             wall_h,
             wall_v,
             wall_d: size.edges().0,
@@ -196,6 +257,53 @@ mod tests {
         let l = Layout::of(BoardSize::Eight);
         assert_eq!(l.classes[0], 0x8100_0000_0000_0081);
         assert_eq!(l.classes[8], 1 << 9 | 1 << 14 | 1 << 49 | 1 << 54);
+    }
+
+    #[test]
+    fn ranks_follow_the_static_order() {
+        for size in BoardSize::ALL {
+            let l = Layout::of(size);
+            // The reference order: class by class, each in square order.
+            let mut order: Vec<usize> = Vec::new();
+            for &c in l.classes() {
+                order.extend((0..64).filter(|&sq| c >> sq & 1 != 0));
+            }
+            for (r, &sq) in order.iter().enumerate() {
+                assert_eq!(l.rank[sq] as usize, r, "{size} square {sq}");
+                assert_eq!(l.square_at[r] as usize, sq, "{size} rank {r}");
+            }
+            // Off-board squares come after, and the two tables are inverse permutations.
+            for sq in 0..64 {
+                assert_eq!(l.square_at[l.rank[sq] as usize] as usize, sq, "{size}");
+                if l.mask >> sq & 1 == 0 {
+                    assert!(l.rank[sq] as u32 >= l.squares as u32, "{size} square {sq}");
+                }
+            }
+            for parity in 0..16usize {
+                for sq in 0..64 {
+                    let want = l.mask >> sq & 1 != 0 && l.quadrant_bit[sq] as usize & parity != 0;
+                    assert_eq!(l.odd_ranks[parity] >> l.rank[sq] & 1 != 0, want, "{size} {parity} {sq}");
+                }
+            }
+            let all = (1u64 << (l.squares - 1) << 1).wrapping_sub(1);
+            assert_eq!(l.ranks_and_parity(l.mask), (all, l.parity(l.mask)), "{size}");
+            assert_eq!(l.ranks_and_parity(0), (0, 0));
+            assert_eq!(l.ranks_and_parity(1 << order[5]).0, 1 << 5, "{size}");
+            // Random sets: the rank of each square, and the parity.
+            let mut x = 0x9e37_79b9_7f4a_7c15u64;
+            for _ in 0..1000 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let e = x & (x >> 3) & l.mask;
+                let want = order
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &sq)| e >> sq & 1 != 0)
+                    .fold(0u64, |a, (r, _)| a | 1 << r);
+                assert_eq!(l.ranks_and_parity(e), (want, l.parity(e)), "{size} {e:#x}");
+            }
+        }
     }
 
     #[test]

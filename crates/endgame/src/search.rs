@@ -763,55 +763,44 @@ macro_rules! search_impl {
                 best
             }
 
-            /// The layer near the leaves: no table, parity then static order. Builds the list
-            /// of empty squares in static order once; [`shallow_list`] passes it down.
+            /// The layer near the leaves: no table, parity then static order. Takes the empty
+            /// squares once as rank bits ([`Layout::rank`]); [`shallow_ranks`] passes them down.
             $(#[$attr])*
             fn shallow(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
                 let lay = c.layout;
                 let e = lay.mask & !(p | o);
                 debug_assert_eq!(e.count_ones(), empties);
-                // Byte k of `list`: the k-th empty square in static order (class, then index).
-                let mut list = 0u64;
-                let mut n = 0;
-                for &class in lay.classes() {
-                    let mut m = e & class;
-                    while m != 0 {
-                        list |= (m.trailing_zeros() as u64) << (8 * n);
-                        m &= m - 1;
-                        n += 1;
-                    }
-                }
-                shallow_list(c, p, o, alpha, beta, empties, list, lay.parity(e))
+                let (ranks, parity) = lay.ranks_and_parity(e);
+                shallow_ranks(c, p, o, alpha, beta, empties, ranks, parity)
             }
 
-            /// [`shallow`] with the empty squares in static order, one per byte of `list`
-            /// (`empties` of them, at most 8) and `parity` the quadrants with an odd number of
-            /// them ([`Layout::parity`]): moves in odd quadrants first, then the others, each
-            /// group in the list's order. No move generation: each empty square is tried
-            /// directly (as Edax's `search_shallow`), the opponent's moves only when there was
-            /// none.
+            /// [`shallow`] with the `empties` empty squares as rank bits `ranks` (lowest first
+            /// is the static order) and `parity` the quadrants with an odd number of them
+            /// ([`Layout::parity`]): moves in odd quadrants first, then the others, each group
+            /// in static order. No move generation: each empty square is tried directly (as
+            /// Edax's `search_shallow`), the opponent's moves only when there was none.
             #[allow(clippy::too_many_arguments, reason = "the search state is passed unpacked")]
             $(#[$attr])*
-            fn shallow_list(
+            fn shallow_ranks(
                 c: &mut Ctx<'_>,
                 p: u64,
                 o: u64,
                 mut alpha: i32,
                 beta: i32,
                 empties: u32,
-                list: u64,
+                ranks: u64,
                 parity: u32,
             ) -> i32 {
                 let lay = c.layout;
                 let odd = if c.tech.parity { parity } else { 0xf };
                 if empties <= 4 && c.tech.last_four {
                     return match empties {
-                        4 => solve4(c, p, o, alpha, beta, by_parity::<4>(lay, list, odd)),
-                        3 => solve3(c, p, o, alpha, beta, by_parity::<3>(lay, list, odd), true),
+                        4 => solve4(c, p, o, alpha, beta, parity_order::<4>(lay, ranks, odd)),
+                        3 => solve3(c, p, o, alpha, beta, parity_order::<3>(lay, ranks, odd), true),
                         2 => {
                             let e = lay.mask & !(p | o);
                             let x1 = e.trailing_zeros();
-                            solve2(c, p, o, alpha, beta, x1, (e & (e - 1)).trailing_zeros(), true)
+                            solve2(c, p, o, alpha, beta, x1, (e & (e - 1)).trailing_zeros())
                         }
                         1 => {
                             c.nodes += 1;
@@ -828,31 +817,30 @@ macro_rules! search_impl {
                     return bound;
                 }
                 let mut best = -INF;
-                for want in [true, false] {
-                    for i in 0..empties {
-                        let sq = (list >> (8 * i)) as u32 & 63;
-                        let bit = lay.quadrant_bit[sq as usize] as u32;
+                let odd_ranks = lay.odd_ranks[odd as usize];
+                for group in [ranks & odd_ranks, ranks & !odd_ranks] {
+                    let mut m = group;
+                    while m != 0 {
+                        let r = m.trailing_zeros();
+                        m &= m - 1;
+                        let sq = lay.square_at[r as usize] as u32;
                         // No opponent disc next to the square: nothing to flip.
-                        if (odd & bit != 0) != want || NEIGHBOUR[sq as usize] & o == 0 {
+                        if NEIGHBOUR[sq as usize] & o == 0 {
                             continue;
                         }
                         let f = $flips(p, o, sq);
                         if f == 0 {
                             continue;
                         }
-                        // The list without byte i.
-                        let low = (1u64 << (8 * i)) - 1;
-                        let rest = (list & low) | ((list >> 8) & !low);
-                        let v = -shallow_list(
-                            c,
-                            o ^ f,
-                            p ^ f ^ (1 << sq),
-                            -beta,
-                            -alpha,
-                            empties - 1,
-                            rest,
-                            parity ^ bit,
-                        );
+                        let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                        let (child_ranks, child_parity) = (ranks ^ (1 << r), parity ^ lay.quadrant_bit[sq as usize] as u32);
+                        let v = if empties == 5 && c.tech.last_four {
+                            // Straight to the last four (no call through the dispatch above).
+                            let odd = if c.tech.parity { child_parity } else { 0xf };
+                            -solve4(c, np, no, -beta, -alpha, parity_order::<4>(lay, child_ranks, odd))
+                        } else {
+                            -shallow_ranks(c, np, no, -beta, -alpha, empties - 1, child_ranks, child_parity)
+                        };
                         if v > best {
                             best = v;
                             if v >= beta {
@@ -868,25 +856,28 @@ macro_rules! search_impl {
                     if $moves(o, p) & lay.mask == 0 {
                         return final_score(p, o, lay.squares);
                     }
-                    return -shallow_list(c, o, p, -beta, -alpha, empties, list, parity);
+                    return -shallow_ranks(c, o, p, -beta, -alpha, empties, ranks, parity);
                 }
                 best
             }
 
-            /// Four empty squares, `x` in parity order (odd quadrants first).
+            /// Four empty squares, `x` in parity order (odd quadrants first), with the stability
+            /// cut-off.
             $(#[$attr])*
+            #[inline]
             fn solve4(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32, x: [u32; 4]) -> i32 {
-                let lay = c.layout;
-                if let Some(bound) = stability_cut(c.tech.stability, lay, p, o, alpha, 4) {
-                    c.nodes += 1;
-                    return bound;
-                }
                 solve4_with(c, p, o, alpha, beta, x, true)
             }
 
+            /// [`solve4`]; after a pass (`can_pass` false) without the stability cut-off.
             $(#[$attr])*
             fn solve4_with(c: &mut Ctx<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, x: [u32; 4], can_pass: bool) -> i32 {
                 c.nodes += 1;
+                if can_pass {
+                    if let Some(bound) = stability_cut(c.tech.stability, c.layout, p, o, alpha, 4) {
+                        return bound;
+                    }
+                }
                 let mut best = -INF;
                 for i in 0..4 {
                     let sq = x[i];
@@ -934,7 +925,7 @@ macro_rules! search_impl {
                             1 => (x[0], x[2]),
                             _ => (x[0], x[1]),
                         };
-                        let v = -solve2(c, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, a, b, true);
+                        let v = -solve2(c, o ^ f, p ^ f ^ (1 << sq), -beta, -alpha, a, b);
                         if v > best {
                             best = v;
                             if v >= beta {
@@ -956,54 +947,84 @@ macro_rules! search_impl {
                 best
             }
 
+            /// The last two empty squares `x1`, `x2` (in this order). Without a move for `p`
+            /// the opponent's moves are tried here, as in Edax's `solve_2` (no second call);
+            /// the node counts are those of a recursive call for the pass. (Expanding this
+            /// body inside `solve3`'s loop measured 0.4% more instructions.)
             #[allow(clippy::too_many_arguments, reason = "the two squares are passed unpacked")]
             $(#[$attr])*
-            fn solve2(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32, can_pass: bool) -> i32 {
-                c.nodes += 1;
+            fn solve2(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
                 let (mask, squares) = (c.layout.mask, c.layout.squares);
-                let mut best = -INF;
-                let f = if NEIGHBOUR[x1 as usize] & o != 0 { $flips(p, o, x1) } else { 0 };
-                if f != 0 {
-                    c.nodes += 1;
-                    best = -last1(o ^ f, x2, mask, squares, -beta);
-                    if best >= beta {
-                        return best;
+                let mut nodes = 1;
+                let value = 'solve2: {
+                    let mut best = -INF;
+                    if NEIGHBOUR[x1 as usize] & o != 0 {
+                        let f = $flips(p, o, x1);
+                        if f != 0 {
+                            nodes += 1;
+                            best = -last1(o ^ f, x2, mask, squares, -beta);
+                            if best >= beta {
+                                break 'solve2 best;
+                            }
+                        }
                     }
-                }
-                let f = if NEIGHBOUR[x2 as usize] & o != 0 { $flips(p, o, x2) } else { 0 };
-                if f != 0 {
-                    c.nodes += 1;
-                    let v = -last1(o ^ f, x1, mask, squares, -beta);
-                    if v > best {
-                        best = v;
+                    if NEIGHBOUR[x2 as usize] & o != 0 {
+                        let f = $flips(p, o, x2);
+                        if f != 0 {
+                            nodes += 1;
+                            best = best.max(-last1(o ^ f, x1, mask, squares, -beta));
+                        }
                     }
-                }
-                if best == -INF {
-                    return if can_pass {
-                        -solve2(c, o, p, -beta, -alpha, x1, x2, false)
+                    if best != -INF {
+                        break 'solve2 best;
+                    }
+                    // `p` passes (one more node): the opponent's best is the lowest score for `p`.
+                    nodes += 1;
+                    let mut worst = INF;
+                    if NEIGHBOUR[x1 as usize] & p != 0 {
+                        let f = $flips(o, p, x1);
+                        if f != 0 {
+                            nodes += 1;
+                            worst = last1(p ^ f, x2, mask, squares, alpha);
+                            if worst <= alpha {
+                                break 'solve2 worst;
+                            }
+                        }
+                    }
+                    if NEIGHBOUR[x2 as usize] & p != 0 {
+                        let f = $flips(o, p, x2);
+                        if f != 0 {
+                            nodes += 1;
+                            worst = worst.min(last1(p ^ f, x1, mask, squares, alpha));
+                        }
+                    }
+                    if worst == INF {
+                        -final_score(o, p, squares)
                     } else {
-                        final_score(p, o, squares)
-                    };
-                }
-                best
+                        worst
+                    }
+                };
+                c.nodes += nodes;
+                value
             }
         }
     };
 }
 
-/// The first `N` squares of `list` (one per byte, static order), those in the quadrants of
-/// `odd` ([`Layout::parity`] bits) first, each group in the list's order.
+/// The `N` squares of `ranks` ([`Layout::rank`] bits), those in the quadrants of `odd`
+/// ([`Layout::parity`] bits) first, each group in static order.
 #[inline(always)]
-fn by_parity<const N: usize>(lay: &Layout, list: u64, odd: u32) -> [u32; N] {
+fn parity_order<const N: usize>(lay: &Layout, ranks: u64, odd: u32) -> [u32; N] {
+    debug_assert_eq!(ranks.count_ones() as usize, N);
     let mut out = [0u32; N];
     let mut n = 0;
-    for want in [true, false] {
-        for i in 0..N {
-            let sq = (list >> (8 * i)) as u32 & 63;
-            if (odd & lay.quadrant_bit[sq as usize] as u32 != 0) == want {
-                out[n] = sq;
-                n += 1;
-            }
+    let odd_ranks = lay.odd_ranks[odd as usize & 15];
+    for group in [ranks & odd_ranks, ranks & !odd_ranks] {
+        let mut m = group;
+        while m != 0 && n < N {
+            out[n] = lay.square_at[m.trailing_zeros() as usize] as u32;
+            m &= m - 1;
+            n += 1;
         }
     }
     out
@@ -1136,7 +1157,7 @@ mod tests {
     }
 
     #[test]
-    fn by_parity_puts_odd_quadrants_first_in_static_order() {
+    fn parity_order_puts_odd_quadrants_first_in_static_order() {
         let mut rng = SmallRng::seed_from_u64(23);
         for i in 0..3000 {
             let size = [BoardSize::Eight, BoardSize::Six, BoardSize::Four][i % 3];
@@ -1145,15 +1166,12 @@ mod tests {
             while empties.count_ones() < 4 {
                 empties |= 1 << rng.random_range(0..64) & lay.mask;
             }
-            // The list `shallow` builds: static order, class then index.
+            // The static order: class, then square index.
             let mut order = Vec::new();
             for &class in lay.classes() {
                 order.extend((0..64).filter(|&sq| (empties & class) >> sq & 1 != 0));
             }
-            let list = order
-                .iter()
-                .enumerate()
-                .fold(0u64, |l, (k, &sq)| l | (sq as u64) << (8 * k));
+            let ranks = lay.ranks_and_parity(empties).0;
             let odd = lay.odd_quadrants(empties);
             let want: Vec<u32> = order
                 .iter()
@@ -1162,11 +1180,11 @@ mod tests {
                 .copied()
                 .collect();
             assert_eq!(
-                by_parity::<4>(lay, list, lay.parity(empties)).to_vec(),
+                parity_order::<4>(lay, ranks, lay.parity(empties)).to_vec(),
                 want,
                 "{size} {empties:#x}"
             );
-            // Three squares: the first three of the list.
+            // Three squares: the first three in static order.
             let e3 = empties & !(1u64 << order[3]);
             let odd3 = lay.odd_quadrants(e3);
             let want3: Vec<u32> = order[..3]
@@ -1176,12 +1194,13 @@ mod tests {
                 .copied()
                 .collect();
             assert_eq!(
-                by_parity::<3>(lay, list, lay.parity(e3)).to_vec(),
+                parity_order::<3>(lay, lay.ranks_and_parity(e3).0, lay.parity(e3)).to_vec(),
                 want3,
                 "{size} {e3:#x}"
             );
-            // Parity off: the list's order.
-            assert_eq!(by_parity::<4>(lay, list, 0xf).to_vec(), order, "{size}");
+            // Parity off: the static order; no odd quadrant: the same.
+            assert_eq!(parity_order::<4>(lay, ranks, 0xf).to_vec(), order, "{size}");
+            assert_eq!(parity_order::<4>(lay, ranks, 0).to_vec(), order, "{size}");
         }
     }
 

@@ -2,8 +2,10 @@
 //! Logistello uses: for 46 groups of squares (edges with their X-squares, corner 3x3 and 2x5
 //! blocks, diagonals, inner lines), a table holds one weight per configuration of the group
 //! (`3^n` of them); one set of tables per game phase (number of empties). The score is the
-//! phase's constant plus one table entry per group, in centi-discs for the side to move, so it
-//! implements [`othello_eval::Evaluator`] and plugs into any search of the toolkit.
+//! phase's constant plus one table entry per group, plus small tables of the mobility and of
+//! global features (potential mobility, frontier, odd quadrants: pattern set 2), in
+//! centi-discs for the side to move, so it implements [`othello_eval::Evaluator`] and plugs
+//! into any search of the toolkit.
 //!
 //! - [`set`]: the patterns (pictures in `docs/pattern.md`), their symmetric images (which
 //!   share a table) and the tie of table entries under a pattern's own symmetries, so the
@@ -54,9 +56,9 @@ use std::sync::{Arc, OnceLock};
 /// The default weights, trained by `othello-pattern-train` (see `docs/pattern.md`).
 pub const DEFAULT_WEIGHTS: &[u8] = include_bytes!("../weights/default.bin");
 
-/// Features per position for the fit: the phase constant, one per pattern instance, and the
-/// two mobility entries.
-pub const FEATURES: usize = 49;
+/// Features per position for the fit: the phase constant, one per pattern instance, the
+/// two mobility entries and one entry per global feature ([`set::GLOBALS`]).
+pub const FEATURES: usize = 49 + set::GLOBALS.len();
 
 /// The shared layout of set 1.
 pub fn layout() -> &'static Layout {
@@ -197,6 +199,10 @@ pub struct PatternEval {
     insts: Arc<[Inst]>,
     groups: &'static extract::Groups,
     mobility: u32,
+    globals: u32,
+    /// Whether any global table holds a non-zero entry (not for weights of set 1, whose
+    /// global tables are zero: then the global features are not computed at all).
+    globals_used: bool,
     scale: i32,
     extraction: Extraction,
 }
@@ -280,6 +286,11 @@ impl PatternEval {
             insts: insts.into(),
             groups: groups(),
             mobility: layout().mobility,
+            globals: layout().globals,
+            globals_used: weights
+                .values()
+                .chunks_exact(per as usize)
+                .any(|phase| phase[layout().globals as usize..].iter().any(|&v| v != 0)),
             scale: weights.scale() as i32,
             extraction: Extraction::best(),
         }
@@ -322,7 +333,8 @@ impl PatternEval {
     fn sum_portable(&self, base: usize, player: u64, opponent: u64) -> i32 {
         let w = &self.values[base..];
         let idx = self.groups.indices_portable(player, opponent);
-        self.sum_groups(w, &idx) + self.mobility_terms(w, player, opponent)
+        let (mine, theirs) = othello_rules::movegen::legal_moves_both(player, opponent);
+        self.sum_groups(w, &idx) + self.mobility_terms(w, player, opponent, mine, theirs)
     }
 
     /// The phase constant plus each group's table entry.
@@ -342,10 +354,7 @@ impl PatternEval {
         let w = &self.values[base..];
         let groups = self.groups.sum_avx512(w, player, opponent);
         let (mine, theirs) = (legal_moves_avx2(player, opponent), legal_moves_avx2(opponent, player));
-        let cap = set::MOBILITY_CAP - 1;
-        let mobility = i32::from(w[(self.mobility + mine.count_ones().min(cap)) as usize])
-            + i32::from(w[(self.mobility + set::MOBILITY_CAP + theirs.count_ones().min(cap)) as usize]);
-        i32::from(w[0]) + groups + mobility
+        i32::from(w[0]) + groups + self.mobility_terms(w, player, opponent, mine, theirs)
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -359,16 +368,23 @@ impl PatternEval {
             self.groups.sum_avx2(w, player, opponent)
         };
         let (mine, theirs) = (legal_moves_avx2(player, opponent), legal_moves_avx2(opponent, player));
-        let cap = set::MOBILITY_CAP - 1;
-        let mobility = i32::from(w[(self.mobility + mine.count_ones().min(cap)) as usize])
-            + i32::from(w[(self.mobility + set::MOBILITY_CAP + theirs.count_ones().min(cap)) as usize]);
-        i32::from(w[0]) + groups + mobility
+        i32::from(w[0]) + groups + self.mobility_terms(w, player, opponent, mine, theirs)
     }
 
+    /// The mobility and global-feature entries, from the legal moves `mine` and `theirs`.
     #[inline(always)]
-    fn mobility_terms(&self, w: &[i16], player: u64, opponent: u64) -> i32 {
-        let (mine, theirs) = mobility_entries(player, opponent);
-        i32::from(w[(self.mobility + mine) as usize]) + i32::from(w[(self.mobility + theirs) as usize])
+    fn mobility_terms(&self, w: &[i16], player: u64, opponent: u64, mine: u64, theirs: u64) -> i32 {
+        let cap = set::MOBILITY_CAP - 1;
+        let mut sum = i32::from(w[(self.mobility + mine.count_ones().min(cap)) as usize])
+            + i32::from(w[(self.mobility + set::MOBILITY_CAP + theirs.count_ones().min(cap)) as usize]);
+        if self.globals_used {
+            // Overlapping bitboards (never a position) read as the player, as in every
+            // extraction.
+            for g in set::global_entries(player, opponent & !player, mine, theirs) {
+                sum += i32::from(w[(self.globals + g) as usize]);
+            }
+        }
+        sum
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -384,7 +400,8 @@ impl PatternEval {
             let idx = i.offset + ternary(_pext_u64(ps[s], i.mask), _pext_u64(os[s], i.mask));
             sum += i32::from(w[idx as usize]);
         }
-        sum + self.mobility_terms(w, player, opponent)
+        let (mine, theirs) = othello_rules::movegen::legal_moves_both(player, opponent);
+        sum + self.mobility_terms(w, player, opponent, mine, theirs)
     }
 
     /// The weighted sum in weight units (before scaling), for an 8x8 position.
@@ -484,9 +501,18 @@ pub fn feature_indices(pos: &Position) -> [u32; FEATURES] {
         let s = i.sym as usize;
         *slot = i.offset + ternary(pext_soft(ps[s], i.mask), pext_soft(os[s], i.mask));
     }
-    let (mine, theirs) = mobility_entries(pos.player().0, pos.opponent().0);
-    out[FEATURES - 2] = layout().mobility + mine;
-    out[FEATURES - 1] = layout().mobility + theirs;
+    let (p, o) = (pos.player().0, pos.opponent().0);
+    let (mine, theirs) = mobility_entries(p, o);
+    let globals = set::GLOBALS.len();
+    out[FEATURES - globals - 2] = layout().mobility + mine;
+    out[FEATURES - globals - 1] = layout().mobility + theirs;
+    let (moves, their_moves) = othello_rules::movegen::legal_moves_both(p, o);
+    for (slot, g) in out[FEATURES - globals..]
+        .iter_mut()
+        .zip(set::global_entries(p, o & !p, moves, their_moves))
+    {
+        *slot = layout().globals + g;
+    }
     out
 }
 

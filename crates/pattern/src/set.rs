@@ -8,7 +8,7 @@
 //! own symmetries (e.g. an edge read left to right or right to left), so the evaluation is
 //! invariant under the eight symmetries exactly.
 
-use othello_rules::Symmetry;
+use othello_rules::{Symmetry, neighbours};
 
 /// One pattern: a name and its base squares (ascending indices).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,8 +29,13 @@ const fn bits(squares: &[u8]) -> u64 {
     m
 }
 
-/// The identifier of this pattern set in weights files.
-pub const PATTERN_SET_ID: u32 = 1;
+/// The identifier of this pattern set in weights files: set 2 is set 1's patterns and
+/// mobility tables followed by the global feature tables ([`GLOBALS`]).
+pub const PATTERN_SET_ID: u32 = 2;
+
+/// The previous pattern set (no global features). Its files still load: each phase's
+/// weights are set 2's without the global tables, which then hold zeros (the same scores).
+pub const PATTERN_SET_1: u32 = 1;
 
 /// The patterns of set 1 (pictures in `docs/pattern.md`).
 pub const PATTERNS: [Pattern; 11] = [
@@ -98,9 +103,88 @@ pub struct Instance {
 /// the last.
 pub const MOBILITY_CAP: u32 = 32;
 
+/// A global feature of set 2: one small table per phase, indexed by a count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Global {
+    /// What it counts (docs and diagnostics).
+    pub name: &'static str,
+    /// Entries of its table (the count is capped at the last).
+    pub size: u32,
+}
+
+/// The global features of set 2, in table order after the mobility tables (pictures and
+/// measurements in `docs/pattern.md`). All are invariant under the eight board symmetries.
+pub const GLOBALS: [Global; 5] = [
+    Global {
+        name: "potential mobility of the side to move: empties next to an opponent disc",
+        size: 64,
+    },
+    Global {
+        name: "potential mobility of the opponent: empties next to a disc of the side to move",
+        size: 64,
+    },
+    Global {
+        name: "frontier of the side to move: its discs next to an empty square",
+        size: 65,
+    },
+    Global {
+        name: "frontier of the opponent: its discs next to an empty square",
+        size: 65,
+    },
+    Global {
+        name: "odd quadrants: 5 x (those where the side to move can play) + (those where only the opponent can)",
+        size: 25,
+    },
+];
+
+/// Entries of all global tables of one phase.
+pub const GLOBAL_ENTRIES: u32 = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < GLOBALS.len() {
+        n += GLOBALS[i].size;
+        i += 1;
+    }
+    n
+};
+
+/// The four 4x4 quadrants (a1-d4, e1-h4, a5-d8, e5-h8).
+pub const QUADRANTS: [u64; 4] = [
+    0x0000_0000_0f0f_0f0f,
+    0x0000_0000_f0f0_f0f0,
+    0x0f0f_0f0f_0000_0000,
+    0xf0f0_f0f0_0000_0000,
+];
+
+/// The entry of each global table (relative to the start of the global tables, in
+/// [`GLOBALS`] order) for the side to move's discs `player`, the opponent's `opponent`
+/// (disjoint) and their legal moves `mine` and `theirs`.
+#[inline(always)]
+pub fn global_entries(player: u64, opponent: u64, mine: u64, theirs: u64) -> [u32; 5] {
+    let empty = !(player | opponent);
+    let near_empty = neighbours(empty);
+    let mut odd_mine = 0;
+    let mut odd_theirs = 0;
+    for q in QUADRANTS {
+        let odd = (empty & q).count_ones() & 1;
+        let can = u32::from(mine & q != 0);
+        let only_theirs = u32::from(mine & q == 0 && theirs & q != 0);
+        odd_mine += odd & can;
+        odd_theirs += odd & only_theirs;
+    }
+    [
+        (empty & neighbours(opponent)).count_ones().min(63),
+        64 + (empty & neighbours(player)).count_ones().min(63),
+        128 + (player & near_empty).count_ones(),
+        193 + (opponent & near_empty).count_ones(),
+        258 + 5 * odd_mine + odd_theirs,
+    ]
+}
+
 /// The layout of one phase: weight 0 is the phase's constant (bias), then one table of
 /// `3^n` entries per pattern in [`PATTERNS`] order, then two mobility tables (the side to
-/// move's number of legal moves, then the opponent's), `MOBILITY_CAP` entries each.
+/// move's number of legal moves, then the opponent's), `MOBILITY_CAP` entries each, then the
+/// global tables ([`GLOBALS`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     /// Every image of every pattern (46 in set 1).
@@ -109,6 +193,8 @@ pub struct Layout {
     pub offsets: Vec<u32>,
     /// Start of the mobility tables.
     pub mobility: u32,
+    /// Start of the global tables (also the size of a phase of set 1).
+    pub globals: u32,
     /// Weights in one phase (bias included).
     pub per_phase: usize,
     /// For each weight of a phase, the smallest index of the weights tied to it (the
@@ -145,7 +231,7 @@ fn squares(mask: u64) -> Vec<u32> {
 }
 
 impl Layout {
-    /// Builds the layout of set 1.
+    /// Builds the layout of set 2.
     pub fn new() -> Layout {
         let mut instances = Vec::new();
         let mut offsets = Vec::new();
@@ -193,10 +279,14 @@ impl Layout {
         let mobility = next;
         canonical.extend(next..next + 2 * MOBILITY_CAP);
         next += 2 * MOBILITY_CAP;
+        let globals = next;
+        canonical.extend(next..next + GLOBAL_ENTRIES);
+        next += GLOBAL_ENTRIES;
         Layout {
             instances,
             offsets,
             mobility,
+            globals,
             per_phase: next as usize,
             canonical,
         }
@@ -242,6 +332,46 @@ pub fn reference_indices(layout: &Layout, player: u64, opponent: u64) -> Vec<u32
     let theirs = othello_rules::reference::legal_moves(&pos.pass_unchecked()).count();
     out.push(layout.mobility + mine.min(MOBILITY_CAP - 1));
     out.push(layout.mobility + MOBILITY_CAP + theirs.min(MOBILITY_CAP - 1));
+    // Global features, square by square.
+    let at =
+        |q: i32, r: i32| -> Option<u32> { ((0..8).contains(&q) && (0..8).contains(&r)).then_some((8 * r + q) as u32) };
+    let near = |sq: u32, set: u64| {
+        let (q, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        (-1..=1)
+            .flat_map(|dr| (-1..=1).map(move |dq| (dq, dr)))
+            .filter(|&d| d != (0, 0))
+            .filter_map(|(dq, dr)| at(q + dq, r + dr))
+            .any(|n| set >> n & 1 == 1)
+    };
+    let empty: Vec<u32> = (0..64).filter(|&q| (player | opponent) >> q & 1 == 0).collect();
+    let count = |f: &dyn Fn(u32) -> bool, from: &[u32]| from.iter().filter(|&&q| f(q)).count() as u32;
+    let own: Vec<u32> = (0..64).filter(|&q| player >> q & 1 == 1).collect();
+    let theirs_discs: Vec<u32> = (0..64)
+        .filter(|&q| opponent >> q & 1 == 1 && player >> q & 1 == 0)
+        .collect();
+    let empty_bits = empty.iter().fold(0u64, |m, &q| m | 1 << q);
+    let g = layout.globals;
+    out.push(g + count(&|q| near(q, opponent & !player), &empty).min(63));
+    out.push(g + 64 + count(&|q| near(q, player), &empty).min(63));
+    out.push(g + 128 + count(&|q| near(q, empty_bits), &own));
+    out.push(g + 193 + count(&|q| near(q, empty_bits), &theirs_discs));
+    let moves_in = |p: &othello_rules::Position, quadrant: (u32, u32)| {
+        othello_rules::reference::legal_moves(p)
+            .into_iter()
+            .any(|m| (m.index() as u32 % 8) / 4 == quadrant.0 && (m.index() as u32 / 8) / 4 == quadrant.1)
+    };
+    let (mut odd_mine, mut odd_theirs) = (0, 0);
+    for quadrant in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+        let n = empty.iter().filter(|&&q| (q % 8 / 4, q / 8 / 4) == quadrant).count();
+        if n % 2 == 1 {
+            if moves_in(&pos, quadrant) {
+                odd_mine += 1;
+            } else if moves_in(&pos.pass_unchecked(), quadrant) {
+                odd_theirs += 1;
+            }
+        }
+    }
+    out.push(g + 258 + 5 * odd_mine + odd_theirs);
     out
 }
 
@@ -250,7 +380,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn layout_of_set_1() {
+    fn layout_of_set_2() {
         let l = Layout::new();
         let per: Vec<usize> = PATTERNS
             .iter()
@@ -260,7 +390,11 @@ mod tests {
         assert_eq!(l.instances.len(), 46);
         let sizes: u32 = PATTERNS.iter().map(|p| pow3(p.mask.count_ones())).sum();
         assert_eq!(l.mobility, 1 + sizes);
-        assert_eq!(l.per_phase, 1 + sizes as usize + 2 * MOBILITY_CAP as usize);
+        assert_eq!(l.globals, l.mobility + 2 * MOBILITY_CAP);
+        assert_eq!(GLOBAL_ENTRIES, 64 + 64 + 65 + 65 + 25);
+        assert_eq!(l.per_phase, (l.globals + GLOBAL_ENTRIES) as usize);
+        // The global tables are untied.
+        assert!((l.globals..l.per_phase as u32).all(|i| l.canonical[i as usize] == i));
         assert_eq!(l.canonical.len(), l.per_phase);
         // Every square set read is distinct, and together they cover the board.
         let mut groups: Vec<u64> = l
@@ -272,6 +406,30 @@ mod tests {
         groups.sort_unstable();
         groups.dedup();
         assert_eq!(groups.len(), 46);
+    }
+
+    /// The global entries on the start position, counted by hand: each side's two discs touch
+    /// ten empty squares and are both on the frontier; every quadrant has 15 empties, black
+    /// can play in two of them (d3 c4, f5 e6), white only in the other two (e3 f4, c5 d6).
+    #[test]
+    fn global_entries_of_the_start_position() {
+        let pos = othello_rules::Position::start();
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        let (mine, theirs) = othello_rules::movegen::legal_moves_both(p, o);
+        assert_eq!(
+            global_entries(p, o, mine, theirs),
+            [10, 64 + 10, 128 + 2, 193 + 2, 258 + 5 * 2 + 2]
+        );
+        // A full board: no empty square, no frontier, no odd quadrant.
+        let (p, o) = (0x0000_0000_ffff_ffffu64, 0xffff_ffff_0000_0000u64);
+        assert_eq!(global_entries(p, o, 0, 0), [0, 64, 128, 193, 258]);
+        // One empty square in a corner, next to the opponent only, playable by no one: the
+        // opponent's potential mobility is 0, the side to move's 1, one odd quadrant.
+        let o = 0xffff_ffff_ffff_fffeu64;
+        assert_eq!(global_entries(0, o, 0, 0), [1, 64, 128, 193 + 3, 258]);
+        let mine = 1u64;
+        assert_eq!(global_entries(0, o, mine, 0)[4], 258 + 5);
+        assert_eq!(global_entries(0, o, 0, mine)[4], 258 + 1);
     }
 
     #[test]

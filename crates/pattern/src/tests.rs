@@ -122,6 +122,68 @@ fn other_sizes_are_refused_and_never_panic() {
     assert_eq!(eval.evaluate(&six), six.disc_difference() * 100);
 }
 
+/// Weights of set 1 (no global tables) score as they did: the global tables of the loaded
+/// weights are zero, and every extraction's score is the sum without them. Weights with only
+/// global tables score their entries.
+#[test]
+fn global_tables_add_their_entries() {
+    let l = layout();
+    let full = random_weights(21, 5, 100);
+    let mut without = full.values().to_vec();
+    for phase in without.chunks_exact_mut(l.per_phase) {
+        phase[l.globals as usize..].iter_mut().for_each(|v| *v = 0);
+    }
+    let without = Weights::new(5, 100, without).unwrap();
+    let mut only = vec![0i16; full.values().len()];
+    for (o, f) in only
+        .chunks_exact_mut(l.per_phase)
+        .zip(full.values().chunks_exact(l.per_phase))
+    {
+        o[l.globals as usize..].copy_from_slice(&f[l.globals as usize..]);
+    }
+    let only = Weights::new(5, 100, only).unwrap();
+    for x in Extraction::ALL.into_iter().filter(|x| x.supported()) {
+        let (a, b, c) = (
+            PatternEval::new(&full).with_extraction(x).unwrap(),
+            PatternEval::new(&without).with_extraction(x).unwrap(),
+            PatternEval::new(&only).with_extraction(x).unwrap(),
+        );
+        let mut differs = false;
+        for pos in random_positions(22, 6) {
+            let (p, o, e) = (pos.player().0, pos.opponent().0, pos.empty_count());
+            assert_eq!(a.raw_of(p, o, e), b.raw_of(p, o, e) + c.raw_of(p, o, e), "{x:?} {pos}");
+            let base = only.phase_of(e) as usize * l.per_phase;
+            let (mine, theirs) = othello_rules::movegen::legal_moves_both(p, o);
+            let want: i32 = set::global_entries(p, o, mine, theirs)
+                .iter()
+                .map(|&g| i32::from(only.values()[base + (l.globals + g) as usize]))
+                .sum();
+            assert_eq!(c.raw_of(p, o, e), want, "{x:?} {pos}");
+            differs |= a.raw_of(p, o, e) != b.raw_of(p, o, e);
+        }
+        assert!(differs, "the global tables count");
+    }
+}
+
+/// The global entries of the fast code against the square-by-square reference, on random
+/// bitboards (not only reachable positions).
+#[test]
+fn global_entries_match_the_reference_on_random_bitboards() {
+    let l = layout();
+    let mut rng = SmallRng::seed_from_u64(23);
+    for n in 0..3000 {
+        let p: u64 = rng.random::<u64>() & rng.random::<u64>();
+        let o: u64 = if n % 3 == 0 {
+            rng.random::<u64>() & !p
+        } else {
+            rng.random::<u64>() & rng.random::<u64>() & !p
+        };
+        let pos = Position::from_raw_unchecked(p, o, Color::Black, BoardSize::Eight);
+        let want = set::reference_indices(l, p, o);
+        assert_eq!(feature_indices(&pos).to_vec(), want, "{p:#x} {o:#x}");
+    }
+}
+
 #[test]
 fn embedded_default_loads_and_is_small() {
     assert!(DEFAULT_WEIGHTS.len() <= 8 << 20);

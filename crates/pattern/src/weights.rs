@@ -4,7 +4,7 @@
 //! |---|---|
 //! | 0..8 | magic `OTHPATW\0` |
 //! | 8..12 | format version (`u32`, 1) |
-//! | 12..16 | pattern-set id (`u32`, [`PATTERN_SET_ID`]) |
+//! | 12..16 | pattern-set id (`u32`, [`PATTERN_SET_ID`]; files of set 1 are read too) |
 //! | 16..20 | phases (`u32`, 1 to 61; phase of `e` empties = `e * phases / 61`) |
 //! | 20..24 | score scale (`u32`, weight units per disc, 1 to 10000) |
 //! | 24..32 | weight count (`u64`, `phases * weights per phase`) |
@@ -12,8 +12,11 @@
 //! | 40.. | weights, phase by phase, `i16` little-endian |
 //!
 //! All integers are little-endian. Any mismatch is a [`WeightsError`] naming the field.
+//!
+//! A file of set 1 (the patterns and mobility without the global features) loads as set 2
+//! with zero global tables, so it scores exactly as before; files are written as set 2.
 
-use crate::set::{Layout, PATTERN_SET_ID};
+use crate::set::{PATTERN_SET_1, PATTERN_SET_ID};
 use std::path::Path;
 
 /// The file's first eight bytes.
@@ -55,7 +58,7 @@ pub enum WeightsError {
         found: u32,
     },
     /// Weights for another pattern set.
-    #[error("weights are for pattern set {found}, this build has set {PATTERN_SET_ID}")]
+    #[error("weights are for pattern set {found}, this build reads sets {PATTERN_SET_1} and {PATTERN_SET_ID}")]
     PatternSet {
         /// The set in the file.
         found: u32,
@@ -198,14 +201,16 @@ impl Weights {
             return Err(WeightsError::Version { found: version });
         }
         let set = u32_at(12);
-        if set != PATTERN_SET_ID {
-            return Err(WeightsError::PatternSet { found: set });
-        }
+        let file_per_phase = match set {
+            PATTERN_SET_ID => per_phase(),
+            PATTERN_SET_1 => per_phase_set_1(),
+            _ => return Err(WeightsError::PatternSet { found: set }),
+        };
         let phases = u32_at(16);
         let scale = u32_at(20);
         check_header_values(phases, scale)?;
         let header = u64_at(24);
-        let expected = u64::from(phases) * per_phase() as u64;
+        let expected = u64::from(phases) * file_per_phase as u64;
         let payload = &bytes[HEADER_LEN..];
         let found = (payload.len() / 2) as u64;
         if header != expected || found != expected || !payload.len().is_multiple_of(2) {
@@ -224,10 +229,21 @@ impl Weights {
                 found: hash,
             });
         }
-        let values = payload
+        let read: Vec<i16> = payload
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]))
             .collect();
+        let values = if file_per_phase == per_phase() {
+            read
+        } else {
+            // Set 1: each phase is set 2's without the global tables; they stay zero.
+            let mut v = Vec::with_capacity(phases as usize * per_phase());
+            for phase in read.chunks_exact(file_per_phase) {
+                v.extend_from_slice(phase);
+                v.resize(v.len() + (per_phase() - file_per_phase), 0);
+            }
+            v
+        };
         Ok(Weights { phases, scale, values })
     }
 
@@ -268,10 +284,14 @@ fn check_header_values(phases: u32, scale: u32) -> Result<(), WeightsError> {
     Ok(())
 }
 
-/// Weights in one phase of set 1 (bias included).
+/// Weights in one phase of this build's set (set 2; bias included).
 pub fn per_phase() -> usize {
-    static PER: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *PER.get_or_init(|| Layout::new().per_phase)
+    crate::layout().per_phase
+}
+
+/// Weights in one phase of a set 1 file (set 2 without the global tables).
+pub fn per_phase_set_1() -> usize {
+    crate::layout().globals as usize
 }
 
 #[cfg(test)]
@@ -353,6 +373,49 @@ mod tests {
         for err in [e(&set(0, b"X")), e(&flipped)] {
             assert!(!err.to_string().is_empty());
         }
+    }
+
+    /// A set 1 file: its own header (set id 1, count of set 1 weights) and phases without the
+    /// global tables.
+    fn set_1_file(phases: u32, values: &[i16]) -> Vec<u8> {
+        let payload: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let mut out = Vec::new();
+        out.extend_from_slice(&MAGIC);
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&PATTERN_SET_1.to_le_bytes());
+        out.extend_from_slice(&phases.to_le_bytes());
+        out.extend_from_slice(&100u32.to_le_bytes());
+        out.extend_from_slice(&(values.len() as u64).to_le_bytes());
+        out.extend_from_slice(&fnv1a64(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+        out
+    }
+
+    #[test]
+    fn set_1_files_load_with_zero_global_tables() {
+        let (old, new) = (per_phase_set_1(), per_phase());
+        assert_eq!(new - old, crate::set::GLOBAL_ENTRIES as usize);
+        let values: Vec<i16> = (0..3 * old).map(|i| (i % 601) as i16 - 300).collect();
+        let w = Weights::from_bytes(&set_1_file(3, &values)).unwrap();
+        assert_eq!((w.phases(), w.scale(), w.values().len()), (3, 100, 3 * new));
+        for (p, phase) in w.values().chunks_exact(new).enumerate() {
+            assert_eq!(phase[..old], values[p * old..(p + 1) * old]);
+            assert!(phase[old..].iter().all(|&v| v == 0));
+        }
+        // Written back as set 2, read again unchanged.
+        let bytes = w.to_bytes();
+        assert_eq!(u32::from_le_bytes(bytes[12..16].try_into().unwrap()), PATTERN_SET_ID);
+        assert_eq!(Weights::from_bytes(&bytes).unwrap(), w);
+        // A set 1 header over set 2's count, or set 2's over set 1's: wrong size.
+        let mut wrong = set_1_file(3, &values);
+        wrong[12..16].copy_from_slice(&PATTERN_SET_ID.to_le_bytes());
+        assert!(matches!(Weights::from_bytes(&wrong), Err(WeightsError::Size { .. })));
+        let mut wrong = Weights::zero(1, 100).unwrap().to_bytes();
+        wrong[12..16].copy_from_slice(&PATTERN_SET_1.to_le_bytes());
+        assert!(matches!(Weights::from_bytes(&wrong), Err(WeightsError::Size { .. })));
+        // A set 1 file one weight short.
+        let cut = set_1_file(3, &values[..3 * old - 1]);
+        assert!(matches!(Weights::from_bytes(&cut), Err(WeightsError::Size { .. })));
     }
 
     #[test]

@@ -463,6 +463,69 @@ mod tests {
         assert!(errors(&zero, rows.iter().filter(|r| r.test)).rms > 1.0);
     }
 
+    /// Known weights of the global tables (potential mobility, frontier, odd quadrants) and the
+    /// constant, every pattern table zero: the fit finds them again (the entries seen often
+    /// within a few centi-discs) and predicts unseen positions with them.
+    #[test]
+    fn recovers_known_global_weights_from_synthetic_data() {
+        let l = layout();
+        let mut rng = SmallRng::seed_from_u64(14);
+        let mut known = vec![0i16; per_phase()];
+        known[0] = -120;
+        for v in &mut known[l.globals as usize..] {
+            *v = rng.random_range(-300..=300);
+        }
+        let truth = PatternEval::new(&Weights::new(1, 100, known.clone()).unwrap());
+        // Full boards left out: there every global entry is at its zero together, so only
+        // their sum could be found.
+        let labels = random_game_labels(&mut rng, 400, "synthetic", |pos, _| truth.evaluate(pos));
+        let rows: Vec<Row> = labels
+            .iter()
+            .filter(|l| l.pos.empty_count() > 0)
+            .map(|l| row(l, 10))
+            .collect();
+        let train: Vec<&Row> = rows.iter().filter(|r| !r.test).collect();
+        let w = solve_phase(&train, 1e-3, 300, None);
+        let mut q = vec![0i16; per_phase()];
+        store(&mut q, &w);
+        let fitted = PatternEval::new(&Weights::new(1, 100, q.clone()).unwrap());
+        let e = errors(&fitted, rows.iter().filter(|r| r.test));
+        assert!(e.n > 1000 && e.rms < 0.2, "held-out RMS {} discs", e.rms);
+        // Each global table is fixed up to a constant shared with the others (the tables of
+        // one row always sum five entries), and the big pattern tables can take a little of
+        // the signal (a full board is also a pattern configuration): compare entries relative
+        // to the table's most frequent one, for the entries seen at least 500 times, within a
+        // quarter of a disc, and all of them together by their correlation.
+        let mut seen = vec![0usize; per_phase()];
+        for r in &train {
+            for &i in &r.idx {
+                seen[i as usize] += 1;
+            }
+        }
+        let (mut want_all, mut got_all) = (Vec::new(), Vec::new());
+        let mut start = l.globals as usize;
+        for g in othello_pattern::set::GLOBALS {
+            let range = start..start + g.size as usize;
+            let anchor = range.clone().max_by_key(|&i| seen[i]).unwrap();
+            for i in range.filter(|&i| seen[i] >= 500) {
+                let want = f64::from(known[i]) - f64::from(known[anchor]);
+                let got = f64::from(q[i]) - f64::from(q[anchor]);
+                assert!((want - got).abs() <= 25.0, "entry {i}: {got} against {want}");
+                want_all.push(want);
+                got_all.push(got);
+            }
+            start += g.size as usize;
+        }
+        let checked = want_all.len();
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        let (mw, mg) = (mean(&want_all), mean(&got_all));
+        let cov: f64 = want_all.iter().zip(&got_all).map(|(a, b)| (a - mw) * (b - mg)).sum();
+        let var = |v: &[f64], m: f64| v.iter().map(|a| (a - m) * (a - m)).sum::<f64>();
+        let corr = cov / (var(&want_all, mw) * var(&got_all, mg)).sqrt();
+        assert!(corr > 0.99, "correlation {corr}");
+        assert!(checked > 50, "{checked} entries checked");
+    }
+
     /// With a prior, the ridge pulls towards it: without rows the prior comes back whole; with a
     /// huge ridge every weight stays at its prior; with targets the prior already predicts, the
     /// fit keeps it; a zero prior is the plain fit; and the fit still recovers known weights

@@ -17,6 +17,7 @@
 #![deny(missing_docs)]
 
 mod error;
+mod explore;
 mod fit;
 mod games;
 mod jsonl;
@@ -47,6 +48,28 @@ enum Command {
     Errors(ErrorsArgs),
     /// Converts the games of `othello play --jsonl` into a games file (for `labels`).
     Import(ImportArgs),
+    /// Measures model variants (phases, margin, ridge, prior, global features beside the
+    /// patterns) on the exact phases: held-out and test-set errors, no weights file.
+    Explore(ExploreArgs),
+}
+
+#[derive(Args, Debug)]
+struct ExploreArgs {
+    /// Exact labels to train on (repeat to concatenate files).
+    #[arg(long, required = true)]
+    labels: Vec<String>,
+    /// Labels files scored in full (positions never trained on; repeatable).
+    #[arg(long)]
+    test: Vec<String>,
+    /// A variant: `phases=15,margin=1,ridge=30,iter=150,prior=1,max=20,extra=pmob+qpar`
+    /// (extras: pmob, frontier, qpar, rpar, stable, discs, mobpair, cmob; repeatable).
+    #[arg(long, required = true)]
+    variant: Vec<String>,
+    /// Hold out every game whose number is a multiple of this.
+    #[arg(long, default_value_t = 10)]
+    test_every: u32,
+    #[command(flatten)]
+    common: Common,
 }
 
 #[derive(Args, Debug)]
@@ -404,6 +427,60 @@ fn run_errors(a: &ErrorsArgs) -> TrainResult<()> {
     Ok(())
 }
 
+fn run_explore(a: &ExploreArgs) -> TrainResult<()> {
+    let variants: Vec<explore::Variant> = a
+        .variant
+        .iter()
+        .map(|v| explore::Variant::parse(v).map_err(|e| bad(format!("bad --variant {v:?}: {e}"))))
+        .collect::<TrainResult<_>>()?;
+    if a.test_every < 2 {
+        return Err(bad(format!("bad --test-every {}: expected at least 2", a.test_every)));
+    }
+    let t = Instant::now();
+    let read = |p: &String| -> TrainResult<Vec<labels::Label>> {
+        Ok(labels::read(p, false, a.common.on_bad())?
+            .into_iter()
+            .filter(|l| l.method == "exact")
+            .collect())
+    };
+    let mut exact = Vec::new();
+    for p in &a.labels {
+        exact.extend(read(p)?);
+    }
+    let train = explore::Rows::new(&exact, a.test_every);
+    drop(exact);
+    let tests: Vec<explore::Rows> = a
+        .test
+        .iter()
+        .map(|p| Ok(explore::Rows::new(&read(p)?, 1)))
+        .collect::<TrainResult<_>>()?;
+    let test_refs: Vec<&explore::Rows> = tests.iter().collect();
+    eprintln!("explore: data read in {:.1} s", t.elapsed().as_secs_f64());
+    for (v, text) in variants.iter().zip(&a.variant) {
+        let t = Instant::now();
+        let quiet = a.common.quiet;
+        let r = explore::run(v, &train, &test_refs, |m| {
+            if !quiet {
+                eprintln!("{m}");
+            }
+        });
+        let cpu = t.elapsed().as_secs_f64();
+        let mut line = format!("variant {text}:");
+        for (j, by_e) in r.iter().enumerate() {
+            let name = if j == 0 {
+                "held-out".to_string()
+            } else {
+                a.test[j - 1].clone()
+            };
+            let (n, rms) = explore::band_rms(by_e, 14, 20);
+            let (_, rms_lo) = explore::band_rms(by_e, 0, 12);
+            line += &format!(" | {name} 14-20 RMS {rms:.3} (n {n}; 0-12 {rms_lo:.3})");
+        }
+        println!("{line} | {cpu:.0} s");
+    }
+    Ok(())
+}
+
 fn run_import(a: &ImportArgs) -> TrainResult<()> {
     let n = games::import_play(&a.play, &a.out, a.common.on_bad())?;
     eprintln!("import: {n} games from {} written to {}", a.play, a.out);
@@ -418,6 +495,7 @@ fn main() {
         Command::Fit(a) => run_fit(a),
         Command::Errors(a) => run_errors(a),
         Command::Import(a) => run_import(a),
+        Command::Explore(a) => run_explore(a),
     };
     if let Err(e) = result {
         eprintln!("othello-pattern-train: {e}");

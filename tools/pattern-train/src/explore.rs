@@ -1,0 +1,466 @@
+//! `explore`: measures model variants of the fit without writing a weights file. For the
+//! exact phases only (the bootstrap is left out), each variant is fitted as `fit` does it
+//! (ridge least squares by conjugate gradients per phase, on the non-held-out rows within
+//! `margin` empties, optionally with the prior towards the previous phase) and scored in
+//! floating point on the held-out games and on any number of test labels files (every label
+//! of those counts). A variant may add small global features beside the patterns, each a table
+//! of its own per phase, so their worth is measured before the evaluator pays for them.
+
+use crate::fit::phase_empties;
+use crate::labels::Label;
+use othello_eval::stable_discs;
+use othello_pattern::{FEATURES, feature_indices, layout};
+use othello_rules::movegen::legal_moves_both;
+use othello_rules::{BoardSize, neighbours};
+
+/// A global feature that a variant may add to the patterns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Extra {
+    /// Potential mobility: empties next to an opponent disc (side to move), and next to a
+    /// disc of the side to move (opponent): two tables of 64.
+    PotentialMobility,
+    /// Frontier: discs next to an empty square, per side: two tables of 65.
+    Frontier,
+    /// Quadrants with an odd number of empties (0-4): a table of 5.
+    QuadrantParity,
+    /// Connected empty regions (8-neighbourhood) of odd size, at most 15: a table of 16.
+    RegionParity,
+    /// Stable discs (as the hand-feature stability finds them) per side: two tables of 65.
+    Stable,
+    /// Discs of the side to move (0-64): a table of 65.
+    Discs,
+    /// The pair (own moves, opponent moves), each capped at 15: a table of 256.
+    MobilityPair,
+    /// Corner moves of each side (0-2 each, capped): a table of 9.
+    CornerMoves,
+    /// Odd empty regions by who can play in them (side to move can / only the opponent can /
+    /// neither), each count capped at 3: a table of 64.
+    RegionAccess,
+    /// Odd quadrants by who can play in them: (side to move can, only the opponent can),
+    /// 0-4 each: a table of 25.
+    QuadrantAccess,
+    /// The pair of potential mobilities, each capped at 31: a table of 1024.
+    PotentialPair,
+}
+
+impl Extra {
+    /// Parses a feature name.
+    pub fn parse(s: &str) -> Option<Extra> {
+        Some(match s {
+            "pmob" => Extra::PotentialMobility,
+            "frontier" => Extra::Frontier,
+            "qpar" => Extra::QuadrantParity,
+            "rpar" => Extra::RegionParity,
+            "stable" => Extra::Stable,
+            "discs" => Extra::Discs,
+            "mobpair" => Extra::MobilityPair,
+            "cmob" => Extra::CornerMoves,
+            "rpar2" => Extra::RegionAccess,
+            "qpar2" => Extra::QuadrantAccess,
+            "pmob2" => Extra::PotentialPair,
+            _ => return None,
+        })
+    }
+
+    /// Sizes of its tables.
+    fn tables(self) -> &'static [u32] {
+        match self {
+            Extra::PotentialMobility => &[64, 64],
+            Extra::Frontier | Extra::Stable => &[65, 65],
+            Extra::QuadrantParity => &[5],
+            Extra::RegionParity => &[16],
+            Extra::Discs => &[65],
+            Extra::MobilityPair => &[256],
+            Extra::CornerMoves => &[9],
+            Extra::RegionAccess => &[64],
+            Extra::QuadrantAccess => &[25],
+            Extra::PotentialPair => &[1024],
+        }
+    }
+
+    /// The entry of each of its tables for a position.
+    fn values(self, p: u64, o: u64, out: &mut Vec<u32>) {
+        let empty = !(p | o);
+        match self {
+            Extra::PotentialMobility => {
+                out.push((empty & neighbours(o)).count_ones().min(63));
+                out.push((empty & neighbours(p)).count_ones().min(63));
+            }
+            Extra::Frontier => {
+                out.push((p & neighbours(empty)).count_ones());
+                out.push((o & neighbours(empty)).count_ones());
+            }
+            Extra::QuadrantParity => {
+                let q = [0x0f0f_0f0fu64, 0xf0f0_f0f0, 0x0f0f_0f0f << 32, 0xf0f0_f0f0 << 32];
+                out.push(q.iter().filter(|&&m| (empty & m).count_ones() % 2 == 1).count() as u32);
+            }
+            Extra::RegionParity => {
+                let odd = regions(empty).filter(|r| r.count_ones() % 2 == 1).count() as u32;
+                out.push(odd.min(15));
+            }
+            Extra::PotentialPair => {
+                let a = (empty & neighbours(o)).count_ones().min(31);
+                let b = (empty & neighbours(p)).count_ones().min(31);
+                out.push(a * 32 + b);
+            }
+            Extra::QuadrantAccess => {
+                let (m, t) = legal_moves_both(p, o);
+                let q = [0x0f0f_0f0fu64, 0xf0f0_f0f0, 0x0f0f_0f0f << 32, 0xf0f0_f0f0 << 32];
+                let (mut a, mut b) = (0, 0);
+                for mask in q.iter().filter(|&&m| (empty & m).count_ones() % 2 == 1) {
+                    if m & mask != 0 {
+                        a += 1;
+                    } else if t & mask != 0 {
+                        b += 1;
+                    }
+                }
+                out.push(a * 5 + b);
+            }
+            Extra::RegionAccess => {
+                let (m, t) = legal_moves_both(p, o);
+                let mut c = [0u32; 3];
+                for r in regions(empty).filter(|r| r.count_ones() % 2 == 1) {
+                    let k = if r & m != 0 {
+                        0
+                    } else if r & t != 0 {
+                        1
+                    } else {
+                        2
+                    };
+                    c[k] += 1;
+                }
+                out.push(c[0].min(3) * 16 + c[1].min(3) * 4 + c[2].min(3));
+            }
+            Extra::Stable => {
+                let s = stable_discs(p, o, BoardSize::Eight);
+                out.push((s & p).count_ones());
+                out.push((s & o).count_ones());
+            }
+            Extra::Discs => out.push(p.count_ones()),
+            Extra::MobilityPair => {
+                let (m, t) = legal_moves_both(p, o);
+                out.push(m.count_ones().min(15) * 16 + t.count_ones().min(15));
+            }
+            Extra::CornerMoves => {
+                let c = 0x8100_0000_0000_0081u64;
+                let (m, t) = legal_moves_both(p, o);
+                out.push((m & c).count_ones().min(2) * 3 + (t & c).count_ones().min(2));
+            }
+        }
+    }
+}
+
+/// The connected (8-neighbourhood) regions of `empty`.
+fn regions(empty: u64) -> impl Iterator<Item = u64> {
+    let mut left = empty;
+    std::iter::from_fn(move || {
+        if left == 0 {
+            return None;
+        }
+        let mut r = left & left.wrapping_neg();
+        loop {
+            let g = (r | neighbours(r)) & empty;
+            if g == r {
+                break;
+            }
+            r = g;
+        }
+        left &= !r;
+        Some(r)
+    })
+}
+
+/// One variant of the model.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// Phases (1 to 61).
+    pub phases: u32,
+    /// Margin in empties.
+    pub margin: u32,
+    /// Ridge on the pattern weights.
+    pub ridge: f64,
+    /// CG iterations.
+    pub iterations: usize,
+    /// Prior towards the previous phase.
+    pub prior: bool,
+    /// Global features added.
+    pub extras: Vec<Extra>,
+    /// Fit only the phases that start at or below this many empties.
+    pub max_empties: u32,
+}
+
+impl Variant {
+    /// Parses `phases=15,margin=1,ridge=30,iter=150,prior=1,extra=pmob+qpar,max=20`.
+    pub fn parse(s: &str) -> Result<Variant, String> {
+        let mut v = Variant {
+            phases: 15,
+            margin: 1,
+            ridge: 30.0,
+            iterations: 150,
+            prior: true,
+            extras: Vec::new(),
+            max_empties: 20,
+        };
+        for kv in s.split(',').filter(|x| !x.is_empty()) {
+            let (k, val) = kv.split_once('=').ok_or(format!("bad variant part {kv:?}"))?;
+            let bad = || format!("bad value in {kv:?}");
+            match k {
+                "phases" => v.phases = val.parse().map_err(|_| bad())?,
+                "margin" => v.margin = val.parse().map_err(|_| bad())?,
+                "ridge" => v.ridge = val.parse().map_err(|_| bad())?,
+                "iter" => v.iterations = val.parse().map_err(|_| bad())?,
+                "prior" => v.prior = val == "1",
+                "max" => v.max_empties = val.parse().map_err(|_| bad())?,
+                "extra" => {
+                    v.extras = val
+                        .split('+')
+                        .filter(|x| !x.is_empty())
+                        .map(|x| Extra::parse(x).ok_or(format!("unknown feature {x:?}")))
+                        .collect::<Result<_, _>>()?
+                }
+                _ => return Err(format!("unknown variant key {k:?}")),
+            }
+        }
+        if !(1..=61).contains(&v.phases) {
+            return Err(format!("bad phases {}", v.phases));
+        }
+        Ok(v)
+    }
+}
+
+/// The rows of one set of labels: pattern indices (canonical), targets, empties.
+pub struct Rows {
+    /// `FEATURES` indices per row.
+    pub idx: Vec<u32>,
+    /// Target in centi-discs.
+    pub target: Vec<f64>,
+    /// Empties.
+    pub empties: Vec<u32>,
+    /// Held out (or a test set row).
+    pub test: Vec<bool>,
+    /// The bitboards (player, opponent).
+    pub boards: Vec<(u64, u64)>,
+}
+
+impl Rows {
+    /// Rows of labels; `test_every == 1`: every row is a test row.
+    pub fn new(labels: &[Label], test_every: u32) -> Rows {
+        let canonical = &layout().canonical;
+        let mut r = Rows {
+            idx: Vec::with_capacity(labels.len() * FEATURES),
+            target: Vec::with_capacity(labels.len()),
+            empties: Vec::with_capacity(labels.len()),
+            test: Vec::with_capacity(labels.len()),
+            boards: Vec::with_capacity(labels.len()),
+        };
+        for l in labels {
+            r.idx
+                .extend(feature_indices(&l.pos).iter().map(|&i| canonical[i as usize]));
+            r.target.push(f64::from(l.centi));
+            r.empties.push(l.pos.empty_count());
+            r.test.push(l.game.is_multiple_of(test_every));
+            r.boards.push((l.pos.player().0, l.pos.opponent().0));
+        }
+        r
+    }
+
+    fn len(&self) -> usize {
+        self.target.len()
+    }
+
+    /// The extra indices (absolute, after the pattern weights) of every row, `k` per row.
+    fn extras(&self, extras: &[Extra]) -> (Vec<u32>, usize, usize) {
+        let per = layout().per_phase as u32;
+        let sizes: Vec<u32> = extras.iter().flat_map(|e| e.tables().iter().copied()).collect();
+        let k = sizes.len();
+        let total: u32 = sizes.iter().sum();
+        let mut out = Vec::with_capacity(self.len() * k);
+        let mut vals = Vec::with_capacity(k);
+        for &(p, o) in &self.boards {
+            vals.clear();
+            for e in extras {
+                e.values(p, o, &mut vals);
+            }
+            let mut base = per;
+            for (v, s) in vals.iter().zip(&sizes) {
+                out.push(base + (*v).min(s - 1));
+                base += s;
+            }
+        }
+        (out, k, per as usize + total as usize)
+    }
+}
+
+/// Squared error sums per empties (0-60): (n, sum of squared errors in discs^2).
+pub type ByEmpties = Vec<(usize, f64)>;
+
+/// Fits a variant; returns the squared errors by empties for the held-out rows of `train`
+/// and for each of `tests`.
+pub fn run(v: &Variant, train: &Rows, tests: &[&Rows], mut log: impl FnMut(&str)) -> Vec<ByEmpties> {
+    let (tx, k, n) = train.extras(&v.extras);
+    let test_x: Vec<(Vec<u32>, usize, usize)> = tests.iter().map(|t| t.extras(&v.extras)).collect();
+    let per = layout().per_phase;
+    let canonical = &layout().canonical;
+    let mut results: Vec<ByEmpties> = vec![vec![(0, 0.0); 61]; tests.len() + 1];
+    let mut previous = vec![0.0f64; n];
+    let row_idx = |rows: &Rows, x: &[u32], i: usize| -> Vec<u32> {
+        let mut v: Vec<u32> = rows.idx[i * FEATURES..(i + 1) * FEATURES].to_vec();
+        v.extend_from_slice(&x[i * k..(i + 1) * k]);
+        v
+    };
+    for p in 0..v.phases {
+        let empties = phase_empties(p, v.phases);
+        let (lo, hi) = (empties[0], *empties.last().expect("a phase has empties"));
+        if lo > v.max_empties {
+            break;
+        }
+        let (lo_m, hi_m) = (lo.saturating_sub(v.margin), hi + v.margin);
+        let sel: Vec<usize> = (0..train.len())
+            .filter(|&i| !train.test[i] && (lo_m..=hi_m).contains(&train.empties[i]))
+            .collect();
+        let width = FEATURES + k;
+        let mut xs = Vec::with_capacity(sel.len() * width);
+        let mut ys = Vec::with_capacity(sel.len());
+        let prior = if v.prior { previous.clone() } else { vec![0.0; n] };
+        for &i in &sel {
+            let r = row_idx(train, &tx, i);
+            let pred: f64 = r.iter().map(|&j| prior[j as usize]).sum();
+            ys.push(train.target[i] - pred);
+            xs.extend(r);
+        }
+        let w = cg(&xs, &ys, width, n, v.ridge, v.iterations);
+        // Tied pattern entries take their representative's value; the extras are their own.
+        let mut full: Vec<f64> = (0..n)
+            .map(|j| {
+                let c = if j < per { canonical[j] as usize } else { j };
+                w[c] + prior[c]
+            })
+            .collect();
+        // Quantise as the file does (centi-discs, i16).
+        for x in &mut full {
+            *x = x.round().clamp(-32768.0, 32767.0);
+        }
+        let score = |rows: &Rows, x: &[u32], out: &mut ByEmpties| {
+            for i in 0..rows.len() {
+                if !rows.test[i] || !(lo..=hi).contains(&rows.empties[i]) {
+                    continue;
+                }
+                let pred: f64 = row_idx(rows, x, i).iter().map(|&j| full[j as usize]).sum();
+                let d = (pred - rows.target[i]) / 100.0;
+                let e = &mut out[rows.empties[i] as usize];
+                e.0 += 1;
+                e.1 += d * d;
+            }
+        };
+        score(train, &tx, &mut results[0]);
+        for (j, t) in tests.iter().enumerate() {
+            let (x, _, _) = &test_x[j];
+            score(t, x, &mut results[j + 1]);
+        }
+        let band = |r: &ByEmpties| {
+            let (n, s) = (lo..=hi).fold((0, 0.0), |a, e| (a.0 + r[e as usize].0, a.1 + r[e as usize].1));
+            (s / n.max(1) as f64).sqrt()
+        };
+        log(&format!(
+            "  phase {p} ({lo}-{hi}): {} train rows, held-out RMS {:.3}{}",
+            sel.len(),
+            band(&results[0]),
+            (1..results.len())
+                .map(|j| format!(", test {j} {:.3}", band(&results[j])))
+                .collect::<String>()
+        ));
+        previous = full;
+    }
+    results
+}
+
+/// RMS in discs over empties `lo..=hi`.
+pub fn band_rms(r: &ByEmpties, lo: usize, hi: usize) -> (usize, f64) {
+    let (n, s) = r[lo..=hi].iter().fold((0, 0.0), |a, e| (a.0 + e.0, a.1 + e.1));
+    (n, (s / n.max(1) as f64).sqrt())
+}
+
+/// Ridge least squares by conjugate gradients on `width` indices (value 1) per row.
+fn cg(xs: &[u32], ys: &[f64], width: usize, n: usize, ridge: f64, iterations: usize) -> Vec<f64> {
+    let mut w = vec![0.0f64; n];
+    if ys.is_empty() {
+        return w;
+    }
+    let mut used = vec![false; n];
+    for &j in xs {
+        used[j as usize] = true;
+    }
+    let apply = |v: &[f64], out: &mut [f64]| {
+        out.iter_mut().for_each(|x| *x = 0.0);
+        for r in xs.chunks_exact(width) {
+            let s: f64 = r.iter().map(|&j| v[j as usize]).sum();
+            for &j in r {
+                out[j as usize] += s;
+            }
+        }
+        for (o, (x, &u)) in out.iter_mut().zip(v.iter().zip(&used)) {
+            if u {
+                *o += ridge * x;
+            }
+        }
+    };
+    let mut b = vec![0.0; n];
+    for (r, &y) in xs.chunks_exact(width).zip(ys) {
+        for &j in r {
+            b[j as usize] += y;
+        }
+    }
+    let mut res = b;
+    let mut p = res.clone();
+    let mut ap = vec![0.0; n];
+    let mut rr: f64 = res.iter().map(|x| x * x).sum();
+    let rr0 = rr;
+    for _ in 0..iterations {
+        if rr <= rr0 * 1e-14 {
+            break;
+        }
+        apply(&p, &mut ap);
+        let pap: f64 = p.iter().zip(&ap).map(|(a, b)| a * b).sum();
+        if pap <= 0.0 {
+            break;
+        }
+        let alpha = rr / pap;
+        for i in 0..n {
+            w[i] += alpha * p[i];
+            res[i] -= alpha * ap[i];
+        }
+        let rr_new: f64 = res.iter().map(|x| x * x).sum();
+        let beta = rr_new / rr;
+        for i in 0..n {
+            p[i] = res[i] + beta * p[i];
+        }
+        rr = rr_new;
+    }
+    w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The variant text form, and the odd regions of a constructed board: two (a single empty
+    /// corner and a group of three on the other side).
+    #[test]
+    fn variants_parse_and_features_count() {
+        let v = Variant::parse("phases=30,margin=2,ridge=5,iter=7,prior=0,max=12,extra=pmob+qpar2").unwrap();
+        assert_eq!(
+            (v.phases, v.margin, v.iterations, v.prior, v.max_empties),
+            (30, 2, 7, false, 12)
+        );
+        assert_eq!(v.extras, [Extra::PotentialMobility, Extra::QuadrantAccess]);
+        assert!(Variant::parse("phases=0").is_err());
+        assert!(Variant::parse("extra=nope").is_err());
+        assert!(Variant::parse("colour=3").is_err());
+        let empty = 1u64 | 0b111 << 61;
+        let o = !empty;
+        let mut out = Vec::new();
+        Extra::RegionParity.values(0, o, &mut out);
+        assert_eq!(out, [2]);
+        assert_eq!(regions(empty).count(), 2);
+    }
+}

@@ -119,12 +119,26 @@ pub fn nboard(data: &[u8]) {
 }
 
 /// The pattern evaluation's weights file (`othello_pattern::Weights::from_bytes`): any bytes are
-/// refused with a typed error or accepted; an accepted file prints back to the same bytes and
-/// its evaluator scores a position without panicking.
+/// refused with a typed error or accepted; an accepted file of the current pattern set prints
+/// back to the same bytes, a file of an older set is written in the current set with the same
+/// scores (and that file round-trips), and the evaluator scores a position without panicking.
 pub fn weights(data: &[u8]) {
     if let Ok(w) = othello_pattern::Weights::from_bytes(data) {
-        assert_eq!(w.to_bytes(), data, "an accepted weights file round-trips bit for bit");
+        let bytes = w.to_bytes();
         let eval = othello_pattern::PatternEval::new(&w);
-        let _ = othello_eval::Evaluator::evaluate(&eval, &Position::start());
+        let score = othello_eval::Evaluator::evaluate(&eval, &Position::start());
+        if data[12..16] == othello_pattern::PATTERN_SET_ID.to_le_bytes() {
+            assert_eq!(bytes, data, "an accepted weights file round-trips bit for bit");
+        } else {
+            let again = othello_pattern::Weights::from_bytes(&bytes).expect("a converted file is accepted");
+            assert_eq!(
+                again.to_bytes(),
+                bytes,
+                "a converted weights file round-trips bit for bit"
+            );
+            let eval = othello_pattern::PatternEval::new(&again);
+            let converted = othello_eval::Evaluator::evaluate(&eval, &Position::start());
+            assert_eq!(converted, score, "a converted weights file scores the same");
+        }
     }
 }

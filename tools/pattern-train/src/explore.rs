@@ -6,7 +6,7 @@
 //! of those counts). A variant may add small global features beside the patterns, each a table
 //! of its own per phase, so their worth is measured before the evaluator pays for them.
 
-use crate::fit::phase_empties;
+use crate::fit::{phase_empties, ridge_cg};
 use crate::labels::Label;
 use othello_eval::stable_discs;
 use othello_pattern::{FEATURES, feature_indices, layout};
@@ -328,7 +328,7 @@ pub fn run(v: &Variant, train: &Rows, tests: &[&Rows], mut log: impl FnMut(&str)
             ys.push(train.target[i] - pred);
             xs.extend(r);
         }
-        let w = cg(&xs, &ys, width, n, v.ridge, v.iterations);
+        let w = ridge_cg(n, || xs.chunks_exact(width), ys.iter().copied(), v.ridge, v.iterations);
         // Tied pattern entries take their representative's value; the extras are their own.
         let mut full: Vec<f64> = (0..n)
             .map(|j| {
@@ -378,65 +378,6 @@ pub fn run(v: &Variant, train: &Rows, tests: &[&Rows], mut log: impl FnMut(&str)
 pub fn band_rms(r: &ByEmpties, lo: usize, hi: usize) -> (usize, f64) {
     let (n, s) = r[lo..=hi].iter().fold((0, 0.0), |a, e| (a.0 + e.0, a.1 + e.1));
     (n, (s / n.max(1) as f64).sqrt())
-}
-
-/// Ridge least squares by conjugate gradients on `width` indices (value 1) per row.
-fn cg(xs: &[u32], ys: &[f64], width: usize, n: usize, ridge: f64, iterations: usize) -> Vec<f64> {
-    let mut w = vec![0.0f64; n];
-    if ys.is_empty() {
-        return w;
-    }
-    let mut used = vec![false; n];
-    for &j in xs {
-        used[j as usize] = true;
-    }
-    let apply = |v: &[f64], out: &mut [f64]| {
-        out.iter_mut().for_each(|x| *x = 0.0);
-        for r in xs.chunks_exact(width) {
-            let s: f64 = r.iter().map(|&j| v[j as usize]).sum();
-            for &j in r {
-                out[j as usize] += s;
-            }
-        }
-        for (o, (x, &u)) in out.iter_mut().zip(v.iter().zip(&used)) {
-            if u {
-                *o += ridge * x;
-            }
-        }
-    };
-    let mut b = vec![0.0; n];
-    for (r, &y) in xs.chunks_exact(width).zip(ys) {
-        for &j in r {
-            b[j as usize] += y;
-        }
-    }
-    let mut res = b;
-    let mut p = res.clone();
-    let mut ap = vec![0.0; n];
-    let mut rr: f64 = res.iter().map(|x| x * x).sum();
-    let rr0 = rr;
-    for _ in 0..iterations {
-        if rr <= rr0 * 1e-14 {
-            break;
-        }
-        apply(&p, &mut ap);
-        let pap: f64 = p.iter().zip(&ap).map(|(a, b)| a * b).sum();
-        if pap <= 0.0 {
-            break;
-        }
-        let alpha = rr / pap;
-        for i in 0..n {
-            w[i] += alpha * p[i];
-            res[i] -= alpha * ap[i];
-        }
-        let rr_new: f64 = res.iter().map(|x| x * x).sum();
-        let beta = rr_new / rr;
-        for i in 0..n {
-            p[i] = res[i] + beta * p[i];
-        }
-        rr = rr_new;
-    }
-    w
 }
 
 #[cfg(test)]

@@ -93,26 +93,49 @@ pub fn row(label: &Label, test_every: u32) -> Row {
 pub fn solve_phase(rows: &[&Row], ridge: f64, iterations: usize, prior: Option<&[f64]>) -> Vec<f64> {
     let l = layout();
     let n = l.per_phase;
-    let mut w = vec![0.0f64; n];
     if rows.is_empty() {
-        return prior.map_or(w, <[f64]>::to_vec);
+        return prior.map_or_else(|| vec![0.0; n], <[f64]>::to_vec);
     }
     let target = |r: &Row| match prior {
         Some(q) => r.target - r.idx.iter().map(|&i| q[i as usize]).sum::<f64>(),
         None => r.target,
     };
+    let w = ridge_cg(
+        n,
+        || rows.iter().map(|r| &r.idx[..]),
+        rows.iter().map(|r| target(r)),
+        ridge,
+        iterations,
+    );
+    // Tied entries take their representative's value.
+    let prior_of = |c: u32| prior.map_or(0.0, |q| q[c as usize]);
+    l.canonical.iter().map(|&c| w[c as usize] + prior_of(c)).collect()
+}
+
+/// Ridge least squares by conjugate gradients: `n` unknowns, each row a set of indices (each
+/// feature of value 1) given by `rows` (called once per iteration, in the same order as
+/// `targets`), minimising the squared error plus `ridge` times the squared weights. Unknowns
+/// that no row uses stay zero. The one solver of `fit` and `explore`.
+pub fn ridge_cg<'a, I: Iterator<Item = &'a [u32]>>(
+    n: usize,
+    rows: impl Fn() -> I,
+    targets: impl IntoIterator<Item = f64>,
+    ridge: f64,
+    iterations: usize,
+) -> Vec<f64> {
+    let mut w = vec![0.0f64; n];
     // Which unknowns appear at all (the rest stay zero).
     let mut used = vec![false; n];
-    for r in rows {
-        for &i in &r.idx {
+    for r in rows() {
+        for &i in r {
             used[i as usize] = true;
         }
     }
     let apply = |v: &[f64], out: &mut [f64]| {
         out.iter_mut().for_each(|x| *x = 0.0);
-        for r in rows {
-            let s: f64 = r.idx.iter().map(|&i| v[i as usize]).sum();
-            for &i in &r.idx {
+        for r in rows() {
+            let s: f64 = r.iter().map(|&i| v[i as usize]).sum();
+            for &i in r {
                 out[i as usize] += s;
             }
         }
@@ -124,13 +147,12 @@ pub fn solve_phase(rows: &[&Row], ridge: f64, iterations: usize, prior: Option<&
     };
     // b = X^T y
     let mut b = vec![0.0; n];
-    for r in rows {
-        let t = target(r);
-        for &i in &r.idx {
+    for (r, t) in rows().zip(targets) {
+        for &i in r {
             b[i as usize] += t;
         }
     }
-    let mut res = b.clone();
+    let mut res = b;
     let mut p = res.clone();
     let mut ap = vec![0.0; n];
     let mut rr: f64 = res.iter().map(|x| x * x).sum();
@@ -156,9 +178,7 @@ pub fn solve_phase(rows: &[&Row], ridge: f64, iterations: usize, prior: Option<&
         }
         rr = rr_new;
     }
-    // Tied entries take their representative's value.
-    let prior_of = |c: u32| prior.map_or(0.0, |q| q[c as usize]);
-    l.canonical.iter().map(|&c| w[c as usize] + prior_of(c)).collect()
+    w
 }
 
 /// Errors of one group of positions, in discs.

@@ -374,9 +374,8 @@ impl PatternEval {
     /// The mobility and global-feature entries, from the legal moves `mine` and `theirs`.
     #[inline(always)]
     fn mobility_terms(&self, w: &[i16], player: u64, opponent: u64, mine: u64, theirs: u64) -> i32 {
-        let cap = set::MOBILITY_CAP - 1;
-        let mut sum = i32::from(w[(self.mobility + mine.count_ones().min(cap)) as usize])
-            + i32::from(w[(self.mobility + set::MOBILITY_CAP + theirs.count_ones().min(cap)) as usize]);
+        let (m, t) = mobility_entries(mine, theirs);
+        let mut sum = i32::from(w[(self.mobility + m) as usize]) + i32::from(w[(self.mobility + t) as usize]);
         if self.globals_used {
             // Overlapping bitboards (never a position) read as the player, as in every
             // extraction.
@@ -481,10 +480,10 @@ fn has_bmi2() -> bool {
     }
 }
 
-/// The mobility entries (relative to the mobility tables) of the side to move and its opponent.
+/// The mobility entries (relative to the mobility tables) of the side to move and its opponent,
+/// from their legal moves: the one place the mobility cap is applied.
 #[inline(always)]
-fn mobility_entries(player: u64, opponent: u64) -> (u32, u32) {
-    let (mine, theirs) = othello_rules::movegen::legal_moves_both(player, opponent);
+fn mobility_entries(mine: u64, theirs: u64) -> (u32, u32) {
     let cap = set::MOBILITY_CAP - 1;
     (
         mine.count_ones().min(cap),
@@ -502,11 +501,11 @@ pub fn feature_indices(pos: &Position) -> [u32; FEATURES] {
         *slot = i.offset + ternary(pext_soft(ps[s], i.mask), pext_soft(os[s], i.mask));
     }
     let (p, o) = (pos.player().0, pos.opponent().0);
-    let (mine, theirs) = mobility_entries(p, o);
+    let (moves, their_moves) = othello_rules::movegen::legal_moves_both(p, o);
+    let (mine, theirs) = mobility_entries(moves, their_moves);
     let globals = set::GLOBALS.len();
     out[FEATURES - globals - 2] = layout().mobility + mine;
     out[FEATURES - globals - 1] = layout().mobility + theirs;
-    let (moves, their_moves) = othello_rules::movegen::legal_moves_both(p, o);
     for (slot, g) in out[FEATURES - globals..]
         .iter_mut()
         .zip(set::global_entries(p, o & !p, moves, their_moves))

@@ -423,17 +423,18 @@ impl Solver {
         v
     }
 
-    /// The root moves, table move first, then by a [`ROOT_EVAL_PLIES`]-ply search by the
-    /// ordering evaluation when there is one and at least `SORT_MIN` empty squares, then fastest-first (ties by square index). The
-    /// ordering searches' nodes are added to `nodes`.
-    fn root_order(&self, layout: &Layout, p: u64, o: u64, nodes: &mut u64) -> Vec<u32> {
+    /// The root moves, table move first, then (with `by_eval`) by a [`ROOT_EVAL_PLIES`]-ply
+    /// search by the ordering evaluation when there is one and at least `SORT_MIN` empty
+    /// squares, then fastest-first (ties by square index). The ordering searches' nodes are
+    /// added to `nodes`.
+    fn root_order(&self, layout: &Layout, p: u64, o: u64, by_eval: bool, nodes: &mut u64) -> Vec<u32> {
         let tt_sq = match self.tt.probe(layout.size, p, o).and_then(|e| e.best_move) {
             Some(Move::Place(sq)) => sq.index() as u32,
             _ => 64,
         };
         let moves = movegen::legal_moves(p, o) & layout.mask;
         // Like the ordering searches below the root, only far from the end.
-        let deep = (layout.mask & !(p | o)).count_ones() >= search::SORT_MIN;
+        let deep = by_eval && (layout.mask & !(p | o)).count_ones() >= search::SORT_MIN;
         let mut scored: Vec<(i32, u32)> = othello_rules::Bitboard(moves)
             .into_iter()
             .map(|sq| {
@@ -470,15 +471,24 @@ impl Solver {
         stop: &AtomicBool,
     ) -> Option<(i32, u32, u64)> {
         let mut order_nodes = 0;
-        let order = self.root_order(layout, p, o, &mut order_nodes);
+        let order = self.root_order(layout, p, o, true, &mut order_nodes);
         let done = AtomicBool::new(false);
         let threads = self.threads.min(order.len().max(1));
         let busy = (threads > 1).then(BusySet::new);
-        let run = |ctx: &mut Ctx<'_>| {
+        // Helpers take the root moves in the cheap fastest-first order, so that where it
+        // differs from the evaluation's order they start on other moves than the main
+        // thread (sixth session, FFO #40-#49 with 2 threads: 1.49 G nodes against 1.57 G
+        // when both threads take the evaluation's order; docs/BENCHMARKS.md).
+        let helper_order = if threads > 1 {
+            self.root_order(layout, p, o, false, &mut order_nodes)
+        } else {
+            Vec::new()
+        };
+        let run = |ctx: &mut Ctx<'_>, order: &[u32]| {
             if hi - lo > 2 {
-                aspiration(ctx, p, o, lo, hi, &order)
+                aspiration(ctx, p, o, lo, hi, order)
             } else {
-                root_search(ctx, p, o, lo, hi, &order)
+                root_search(ctx, p, o, lo, hi, order)
             }
         };
         let (result, nodes) = std::thread::scope(|s| {
@@ -488,11 +498,11 @@ impl Solver {
             // does not depend on their timing.
             let helpers: Vec<_> = (1..threads)
                 .map(|_| {
-                    let (done, busy, run) = (&done, &busy, &run);
+                    let (done, busy, run, helper_order) = (&done, &busy, &run, &helper_order);
                     s.spawn(move || {
                         let mut ctx = self.ctx(layout, stop, done);
                         ctx.busy = busy.as_ref();
-                        run(&mut ctx);
+                        run(&mut ctx, helper_order);
                         ctx.nodes
                     })
                 })
@@ -500,7 +510,7 @@ impl Solver {
             let never = AtomicBool::new(false);
             let mut ctx = self.ctx(layout, stop, &never);
             ctx.busy = busy.as_ref();
-            let result = run(&mut ctx);
+            let result = run(&mut ctx, &order);
             done.store(true, Ordering::Relaxed);
             let helper_nodes: u64 = helpers
                 .into_iter()

@@ -256,6 +256,23 @@ fn threads_give_the_same_results() {
 }
 
 #[test]
+fn threads_with_an_ordering_evaluation_give_the_same_results() {
+    // With an ordering evaluation the main thread orders the root by it and the helpers by
+    // mobility: the results must not depend on that.
+    let eval = |p: &Position| 100 * (p.player().0.count_ones() as i32 - p.opponent().0.count_ones() as i32);
+    let config = SolverConfig::default().with_tt_mib(16).with_ordering(eval);
+    let mut one = Solver::new(config.clone());
+    let mut two = Solver::new(config.with_threads(2));
+    for (n, obf) in ffo::positions().into_iter().take(10) {
+        let a = one.solve(&obf.position, SolveMode::Exact);
+        let b = two.solve(&obf.position, SolveMode::Exact);
+        assert_eq!((a.score, a.best_move), (b.score, b.best_move), "FFO #{n}");
+        assert_eq!(Some(a.score), obf.best_score(), "FFO #{n}");
+        check_pv(&obf.position, &b);
+    }
+}
+
+#[test]
 fn four_by_four_start() {
     let start = Position::start_of(BoardSize::Four);
     let mut s = solver();

@@ -31,8 +31,42 @@ fn full_lines(filled: u64) -> [u64; 4] {
 }
 
 /// Squares whose whole line in direction `s` (9: a1-h8 wise, 7: h1-a8 wise) is filled.
+///
+/// By doubling steps (1, 2, then 4 squares), as Edax's `get_full_lines`: after the step of
+/// `k` squares, a square is kept when the `2k` squares from it towards the end of its line (as
+/// many as the board has) are filled. A square with fewer than `k` squares beyond it along the
+/// line keeps what it has (its whole remaining line was already checked), the others look `k`
+/// squares on, which stays on the same line, so no shift wraps around the board.
+/// Bit-identical to one square at a time, seven times (tested against it).
 #[inline(always)]
 fn full_direction(filled: u64, s: u32) -> u64 {
+    const COL_A: u64 = 0x0101_0101_0101_0101;
+    // Columns >= 8 - k (the last k columns) and rows >= 8 - k, for k = 1, 2, 4.
+    const LAST_COLS: [u64; 3] = [COL_A << 7, COL_A * 0xc0, COL_A * 0xf0];
+    const LAST_ROWS: [u64; 3] = [0xff << 56, 0xffff << 48, 0xffff_ffff << 32];
+    // The first k columns and the first k rows.
+    const FIRST_COLS: [u64; 3] = [COL_A, COL_A * 0x03, COL_A * 0x0f];
+    const FIRST_ROWS: [u64; 3] = [0xff, 0xffff, 0xffff_ffff];
+    // a: filled from here to the end of the line at +s; b: the same towards -s. Along +9 a
+    // square has min(7 - column, 7 - row) squares beyond it, along -9 min(column, row); along
+    // +7 (one row up, one column left) min(column, 7 - row), along -7 min(7 - column, row).
+    let mut a = filled;
+    let mut b = filled;
+    for (k, step) in [s, 2 * s, 4 * s].into_iter().enumerate() {
+        let (short_plus, short_minus) = if s == 9 {
+            (LAST_COLS[k] | LAST_ROWS[k], FIRST_COLS[k] | FIRST_ROWS[k])
+        } else {
+            (FIRST_COLS[k] | LAST_ROWS[k], LAST_COLS[k] | FIRST_ROWS[k])
+        };
+        a &= (a >> step) | short_plus;
+        b &= (b << step) | short_minus;
+    }
+    a & b
+}
+
+/// [`full_direction`] one square at a time (the reference of the tests).
+#[cfg(test)]
+fn full_direction_by_steps(filled: u64, s: u32) -> u64 {
     const ROW_1: u64 = 0xff;
     const ROW_8: u64 = 0xff << 56;
     // Squares without a neighbour at +s / -s, and the masks that stop shifts from wrapping.
@@ -41,7 +75,6 @@ fn full_direction(filled: u64, s: u32) -> u64 {
     } else {
         (ROW_8 | !NOT_A, ROW_1 | !NOT_H, NOT_A, NOT_H)
     };
-    // a: filled from here to the end of the line at +s; b: the same towards -s.
     let mut a = filled;
     let mut b = filled;
     for _ in 0..7 {
@@ -118,6 +151,30 @@ mod tests {
             assert!(!some_flip(&pos, sb, sw), "{pos}: stable {sb:#x} {sw:#x}");
         }
         assert!(found > 3000, "the test should see many stable discs ({found})");
+    }
+
+    #[test]
+    fn full_direction_by_doubling_equals_one_square_at_a_time() {
+        let mut rng = SmallRng::seed_from_u64(12);
+        for i in 0..200_000 {
+            // Dense sets (most lines nearly full) and sparse ones.
+            let filled = match i % 3 {
+                0 => rng.random::<u64>() | rng.random::<u64>() | rng.random::<u64>(),
+                1 => !(1u64 << rng.random_range(0..64)) & !(1u64 << rng.random_range(0..64)),
+                _ => rng.random::<u64>(),
+            };
+            for s in [7, 9] {
+                assert_eq!(
+                    full_direction(filled, s),
+                    full_direction_by_steps(filled, s),
+                    "{filled:#x} {s}"
+                );
+            }
+        }
+        for s in [7, 9] {
+            assert_eq!(full_direction(u64::MAX, s), u64::MAX);
+            assert_eq!(full_direction(0, s), 0);
+        }
     }
 
     #[test]

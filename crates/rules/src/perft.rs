@@ -168,7 +168,7 @@ two_impl!(
     #[inline]
     two_avx2,
     movegen::x86::legal_moves_avx2,
-    movegen::x86::flips_bmi
+    movegen::x86::flips_avx2
 );
 
 #[cfg(target_arch = "x86_64")]
@@ -318,7 +318,7 @@ three_impl!(
     #[inline]
     three_avx2,
     movegen::x86::legal_moves_avx2,
-    movegen::x86::flips_bmi,
+    movegen::x86::flips_avx2,
     two_avx2
 );
 
@@ -359,7 +359,7 @@ perft_impl!(
     hashed_avx2,
     keyed_avx2,
     movegen::x86::legal_moves_avx2,
-    movegen::x86::flips_bmi,
+    movegen::x86::flips_avx2,
     two_avx2,
     three_avx2
 );

@@ -362,7 +362,7 @@ pub fn pext_is_fast_on(vendor: &[u8; 12], family: u32) -> bool {
 /// (kept for comparison on other CPUs, and tested).
 pub mod x86 {
     #[cfg(target_arch = "x86_64")]
-    pub use super::avx2::{flips_avx2, flips_avx2_vec};
+    pub use super::avx2::{flips_avx2, flips_avx2_vec, perft2_avx2};
     #[cfg(target_arch = "x86_64")]
     pub use super::avx512::{
         flips_avx512, has_avx512_icl, legal_moves_avx512, legal_moves_avx512vl, perft2_avx512, perft2_avx512_icl,
@@ -505,11 +505,23 @@ pub mod x86 {
     #[inline]
     pub fn legal_moves_avx2(p: u64, o: u64) -> u64 {
         use std::arch::x86_64::*;
+        moves_avx2_vec(_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64)) & !(p | o)
+    }
+
+    /// [`legal_moves_avx2`] of the discs broadcast in `pp` and `oo`, not yet masked with the
+    /// empty squares (a hot loop that keeps a position in vector registers masks it itself).
+    ///
+    /// # Safety
+    /// As [`legal_moves_avx2`].
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) fn moves_avx2_vec(pp: std::arch::x86_64::__m256i, oo: std::arch::x86_64::__m256i) -> u64 {
+        use std::arch::x86_64::*;
         let shift = _mm256_set_epi64x(7, 9, 8, 1);
         let shift2 = _mm256_set_epi64x(14, 18, 16, 2);
         let edge = _mm256_set_epi64x(0x7e7e_7e7e_7e7e_7e7e, 0x7e7e_7e7e_7e7e_7e7e, -1, 0x7e7e_7e7e_7e7e_7e7e);
-        let pp = _mm256_set1_epi64x(p as i64);
-        let oo = _mm256_and_si256(_mm256_set1_epi64x(o as i64), edge);
+        let oo = _mm256_and_si256(oo, edge);
         let mut fl = _mm256_and_si256(oo, _mm256_sllv_epi64(pp, shift));
         let mut fr = _mm256_and_si256(oo, _mm256_srlv_epi64(pp, shift));
         fl = _mm256_or_si256(fl, _mm256_and_si256(oo, _mm256_sllv_epi64(fl, shift)));
@@ -523,7 +535,7 @@ pub mod x86 {
         let mm = _mm256_or_si256(_mm256_sllv_epi64(fl, shift), _mm256_srlv_epi64(fr, shift));
         let m = _mm_or_si128(_mm256_castsi256_si128(mm), _mm256_extracti128_si256(mm, 1));
         let m = _mm_or_si128(m, _mm_unpackhi_epi64(m, m));
-        (_mm_cvtsi128_si64(m) as u64) & !(p | o)
+        _mm_cvtsi128_si64(m) as u64
     }
 
     /// [`super::flips`]: the portable bit-scan flip compiled with single-instruction

@@ -83,3 +83,34 @@ pub fn flips_avx2(p: u64, o: u64, sq: u32) -> u64 {
     let f = flips_avx2_vec(_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64), sq);
     _mm_cvtsi128_si64(_mm256_castsi256_si128(f)) as u64
 }
+
+/// The count two plies below a position with legal moves `moves` (as perft's generic two-ply
+/// loop): for each move, the child's number of moves within `mask`, or 1 when it has none. The
+/// child stays in vector registers from the flip to its move generation.
+///
+/// # Safety
+/// Outside a function with the same target features, call it only when the CPU supports the
+/// AVX2 back end (see [`super::Backend::Avx2`] and [`super::Backend::supported`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,lzcnt,popcnt")]
+#[inline]
+pub fn perft2_avx2(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
+    let pp = _mm256_set1_epi64x(p as i64);
+    let oo = _mm256_set1_epi64x(o as i64);
+    let empty = !(p | o) & mask;
+    let mut n = 0;
+    let mut rest = moves;
+    while rest != 0 {
+        let sq = rest.trailing_zeros();
+        rest &= rest - 1;
+        let x = 1u64 << sq;
+        let f = flips_avx2_vec(pp, oo, sq);
+        // The child, from the opponent's side: their discs and the flipped ones become the
+        // player's; the played disc joins the opponent's.
+        let np = _mm256_xor_si256(oo, f);
+        let no = _mm256_xor_si256(_mm256_xor_si256(pp, f), _mm256_set1_epi64x(x as i64));
+        let m = super::x86::moves_avx2_vec(np, no) & empty & !x;
+        n += if m == 0 { 1 } else { m.count_ones() as u64 };
+    }
+    n
+}

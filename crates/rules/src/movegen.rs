@@ -8,7 +8,9 @@
 //! Back ends ([`Backend`]) sit side by side with identical signatures:
 //! - [`portable`]: plain `u64` shifts (Kogge-Stone fills) and a bit-scan flip; always compiled.
 //! - [`Backend::Avx2`]: AVX2 move generation (the eight directions as four 64-bit lanes, each
-//!   shifted both ways) and the bit-scan flip with single-instruction `tzcnt`/`lzcnt`.
+//!   shifted both ways) and the bit-scan flip with single-instruction `tzcnt`/`lzcnt`; perft
+//!   uses the AVX2 flip instead ([`x86::flips_avx2`]: the same lanes, filled from the played
+//!   square), which measured faster there (docs/BENCHMARKS.md, sixth session).
 //! - [`Backend::Bmi2`]: the AVX2 move generation and flips by `pext`/`pdep` (four lines of the
 //!   played square gathered into bytes, two small tables). Chosen only where `pext` is fast:
 //!   not on AMD before Zen 3 (family 0x17 and older), where it is microcoded.
@@ -29,6 +31,7 @@
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
+mod avx2;
 mod avx512;
 mod bmi2;
 
@@ -348,8 +351,8 @@ pub fn pext_is_fast_on(vendor: &[u8; 12], family: u32) -> bool {
 /// perft) can be compiled with the same features and inline them, as [`crate::perft`] does:
 /// call them from a function carrying at least the same `#[target_feature]` set, entered only
 /// after [`Backend::supported`] returned true for the back end that uses them:
-/// - [`Backend::Avx2`]: [`x86::legal_moves_avx2`] and [`x86::flips_bmi`]
-///   (`avx2,bmi1,lzcnt,popcnt`);
+/// - [`Backend::Avx2`]: [`x86::legal_moves_avx2`] and [`x86::flips_bmi`] or [`x86::flips_avx2`]
+///   (`avx2,bmi1,lzcnt,popcnt`; perft uses the AVX2 flip);
 /// - [`Backend::Bmi2`]: [`x86::legal_moves_avx2`] and [`x86::flips_pext`]
 ///   (`avx2,bmi1,bmi2,lzcnt,popcnt`);
 /// - [`Backend::Avx512`]: [`x86::legal_moves_avx512`] and [`x86::flips_avx512`]
@@ -358,6 +361,8 @@ pub fn pext_is_fast_on(vendor: &[u8; 12], family: u32) -> bool {
 /// [`x86::legal_moves_avx512vl`] is the 256-bit AVX-512 alternative that measured slower here
 /// (kept for comparison on other CPUs, and tested).
 pub mod x86 {
+    #[cfg(target_arch = "x86_64")]
+    pub use super::avx2::{flips_avx2, flips_avx2_vec, perft2_avx2};
     #[cfg(target_arch = "x86_64")]
     pub use super::avx512::{
         flips_avx512, has_avx512_icl, legal_moves_avx512, legal_moves_avx512vl, perft2_avx512, perft2_avx512_icl,
@@ -500,11 +505,23 @@ pub mod x86 {
     #[inline]
     pub fn legal_moves_avx2(p: u64, o: u64) -> u64 {
         use std::arch::x86_64::*;
+        moves_avx2_vec(_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64)) & !(p | o)
+    }
+
+    /// [`legal_moves_avx2`] of the discs broadcast in `pp` and `oo`, not yet masked with the
+    /// empty squares (a hot loop that keeps a position in vector registers masks it itself).
+    ///
+    /// # Safety
+    /// As [`legal_moves_avx2`].
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) fn moves_avx2_vec(pp: std::arch::x86_64::__m256i, oo: std::arch::x86_64::__m256i) -> u64 {
+        use std::arch::x86_64::*;
         let shift = _mm256_set_epi64x(7, 9, 8, 1);
         let shift2 = _mm256_set_epi64x(14, 18, 16, 2);
         let edge = _mm256_set_epi64x(0x7e7e_7e7e_7e7e_7e7e, 0x7e7e_7e7e_7e7e_7e7e, -1, 0x7e7e_7e7e_7e7e_7e7e);
-        let pp = _mm256_set1_epi64x(p as i64);
-        let oo = _mm256_and_si256(_mm256_set1_epi64x(o as i64), edge);
+        let oo = _mm256_and_si256(oo, edge);
         let mut fl = _mm256_and_si256(oo, _mm256_sllv_epi64(pp, shift));
         let mut fr = _mm256_and_si256(oo, _mm256_srlv_epi64(pp, shift));
         fl = _mm256_or_si256(fl, _mm256_and_si256(oo, _mm256_sllv_epi64(fl, shift)));
@@ -518,7 +535,7 @@ pub mod x86 {
         let mm = _mm256_or_si256(_mm256_sllv_epi64(fl, shift), _mm256_srlv_epi64(fr, shift));
         let m = _mm_or_si128(_mm256_castsi256_si128(mm), _mm256_extracti128_si256(mm, 1));
         let m = _mm_or_si128(m, _mm_unpackhi_epi64(m, m));
-        (_mm_cvtsi128_si64(m) as u64) & !(p | o)
+        _mm_cvtsi128_si64(m) as u64
     }
 
     /// [`super::flips`]: the portable bit-scan flip compiled with single-instruction
@@ -588,6 +605,34 @@ pub mod variants {
         #[cfg(not(target_arch = "x86_64"))]
         let f = super::portable::flips(player, opponent, sq);
         Some(f)
+    }
+
+    /// Flips with each x86 flip function that some back end or hot loop uses, whichever back end
+    /// it belongs to: `(name, flips)` for each one the CPU supports (the bit-scan flip compiled
+    /// with BMI1/LZCNT, the AVX2 fill, `pext`/`pdep`, AVX-512). Tests compare them all.
+    pub fn flips_x86(player: u64, opponent: u64, sq: u32) -> Vec<(&'static str, u64)> {
+        let mut out = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        {
+            use super::x86;
+            if Backend::Avx2.supported() {
+                // SAFETY: `supported()` confirmed AVX2, BMI1, LZCNT and POPCNT.
+                out.push(("bitscan", unsafe { x86::flips_bmi(player, opponent, sq) }));
+                // SAFETY: as above (AVX2).
+                out.push(("avx2", unsafe { x86::flips_avx2(player, opponent, sq) }));
+            }
+            if Backend::Bmi2.supported() {
+                // SAFETY: `supported()` confirmed BMI2.
+                out.push(("pext", unsafe { x86::flips_pext(player, opponent, sq) }));
+            }
+            if Backend::Avx512.supported() {
+                // SAFETY: `supported()` confirmed AVX-512 F/VL/CD.
+                out.push(("avx512", unsafe { x86::flips_avx512(player, opponent, sq) }));
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (player, opponent, sq);
+        out
     }
 
     /// Legal moves with the 256-bit AVX-512 alternative that no back end uses (the AVX2 layout

@@ -162,14 +162,9 @@ two_impl!(
     portable::flips
 );
 
+// The AVX2 back end's two plies keep each child in vector registers (`perft2_avx2`).
 #[cfg(target_arch = "x86_64")]
-two_impl!(
-    #[target_feature(enable = "avx2,bmi1,lzcnt,popcnt")]
-    #[inline]
-    two_avx2,
-    movegen::x86::legal_moves_avx2,
-    movegen::x86::flips_bmi
-);
+use movegen::x86::perft2_avx2 as two_avx2;
 
 #[cfg(target_arch = "x86_64")]
 two_impl!(
@@ -318,7 +313,7 @@ three_impl!(
     #[inline]
     three_avx2,
     movegen::x86::legal_moves_avx2,
-    movegen::x86::flips_bmi,
+    movegen::x86::flips_avx2,
     two_avx2
 );
 
@@ -359,7 +354,7 @@ perft_impl!(
     hashed_avx2,
     keyed_avx2,
     movegen::x86::legal_moves_avx2,
-    movegen::x86::flips_bmi,
+    movegen::x86::flips_avx2,
     two_avx2,
     three_avx2
 );
@@ -657,6 +652,12 @@ mod tests {
                                 assert_eq!(run_plain(b, p, o, mask, 2), want, "{pos} {b:?}");
                                 assert_eq!(run_plain(b, p, o, mask, 3), want3, "{pos} {b:?}");
                             }
+                        }
+                        #[cfg(target_arch = "x86_64")]
+                        if Backend::Avx2.supported() {
+                            // SAFETY: the AVX2 back end's features were just checked.
+                            let n = unsafe { movegen::x86::perft2_avx2(p, o, moves, mask) };
+                            assert_eq!(n, want, "{pos} perft2_avx2");
                         }
                         #[cfg(target_arch = "x86_64")]
                         if Backend::Avx512.supported() {

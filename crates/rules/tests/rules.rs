@@ -69,6 +69,9 @@ fn fast_move_generation_matches_reference_on_random_positions() {
                         assert_eq!(Bitboard(f), want, "{pos} {sq} {b:?}");
                     }
                 }
+                for (name, f) in movegen::variants::flips_x86(p, o, i) {
+                    assert_eq!(Bitboard(f), want, "{pos} {sq} {name}");
+                }
                 if want.any() {
                     assert_eq!(pos.play(Move::Place(sq)).unwrap(), reference::play(&pos, Some(sq)));
                 } else {
@@ -266,6 +269,77 @@ fn article_cases() {
     assert_eq!(names, ["d3", "c4", "f5", "e6"]);
     let d3: Square = "d3".parse().unwrap();
     assert_eq!(s8.flips(d3), Bitboard::from_square("d4".parse().unwrap()));
+}
+
+/// The flips of `sq` walked square by square with (column, row) coordinates, for any disjoint
+/// `(p, o)` (not only positions reachable in a game).
+fn naive_flips(p: u64, o: u64, sq: u32) -> u64 {
+    let mut f = 0;
+    for (dc, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)] {
+        let (mut c, mut r) = ((sq % 8) as i32 + dc, (sq / 8) as i32 + dr);
+        let mut run = 0u64;
+        while (0..8).contains(&c) && (0..8).contains(&r) && o >> (r * 8 + c) & 1 != 0 {
+            run |= 1 << (r * 8 + c);
+            (c, r) = (c + dc, r + dr);
+        }
+        if (0..8).contains(&c) && (0..8).contains(&r) && p >> (r * 8 + c) & 1 != 0 {
+            f |= run;
+        }
+    }
+    f
+}
+
+/// Every flip function (portable, each back end, and each x86 variant) on every empty square
+/// of random disjoint boards of every density, and on hand-made wrap-around traps: full lines
+/// of opponent discs with a player disc just across the edge (the next row, or the other end
+/// of the board), which a shift without edge masks would wrongly close.
+#[test]
+fn every_flip_function_matches_naive_on_every_square() {
+    let mut rng = SmallRng::seed_from_u64(14);
+    let mut boards = Vec::new();
+    for k in 0..6000 {
+        // Densities from sparse to full; opponent-heavy boards make long runs.
+        let occupied = rng.random::<u64>() | if k % 3 == 0 { rng.random::<u64>() } else { 0 };
+        let split = rng.random::<u64>() & rng.random::<u64>() & if k % 2 == 0 { rng.random::<u64>() } else { !0 };
+        boards.push((occupied & split, occupied & !split));
+    }
+    for sq in 0..64u32 {
+        let x = 1u64 << sq;
+        // Everything else the opponent's except one player disc, anywhere.
+        for q in 0..64 {
+            if q != sq {
+                boards.push((1 << q, !x & !(1 << q)));
+            }
+        }
+        // Opponent discs on the played square's row (and the next), the player's on the edges
+        // of the neighbouring rows.
+        let row = 0xffu64 << (sq & 56);
+        boards.push((0x8181_8181_8181_8181 & !row & !x, row & !x & !0x8181_8181_8181_8181));
+        boards.push((0x8181_8181_8181_8181 & !x, !0x8181_8181_8181_8181 & !x));
+        boards.push((0x0101_0101_0101_0101 & !x, !0x0101_0101_0101_0101 & !x));
+        boards.push((0x8080_8080_8080_8080 & !x, !0x8080_8080_8080_8080 & !x));
+        boards.push((0xff00_0000_0000_00ff & !x, !0xff00_0000_0000_00ff & !x));
+    }
+    let mut nonzero = 0;
+    for &(p, o) in &boards {
+        for sq in 0..64u32 {
+            if (p | o) >> sq & 1 != 0 {
+                continue;
+            }
+            let want = naive_flips(p, o, sq);
+            nonzero += (want != 0) as u32;
+            assert_eq!(movegen::portable::flips(p, o, sq), want, "{p:#x} {o:#x} {sq}");
+            for b in movegen::Backend::ALL {
+                if let Some(f) = movegen::variants::flips_with(b, p, o, sq) {
+                    assert_eq!(f, want, "{p:#x} {o:#x} {sq} {b:?}");
+                }
+            }
+            for (name, f) in movegen::variants::flips_x86(p, o, sq) {
+                assert_eq!(f, want, "{p:#x} {o:#x} {sq} {name}");
+            }
+        }
+    }
+    assert!(nonzero > 20_000, "only {nonzero} flipping moves");
 }
 
 #[test]

@@ -11,12 +11,36 @@
 // Used only by the x86-64 back ends: other architectures compile it unused.
 #![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 
-/// `LINES[sq]`: the column, the a1-h8 diagonal (step 9) and the h1-a8 diagonal (step 7)
-/// through `sq`, each including `sq`, with the index of `sq` inside the line once gathered.
-static LINES: [[(u64, u8); 3]; 64] = lines();
+/// One line through a square, gathered by `pext`: its mask and the table of the square's index
+/// inside the gathered byte (`&PAIRS[index]`), so that the flip needs no address arithmetic.
+#[derive(Clone, Copy)]
+struct Line {
+    mask: u64,
+    table: &'static [[u8; 2]; 256],
+}
 
-const fn lines() -> [[(u64, u8); 3]; 64] {
-    let mut out = [[(0u64, 0u8); 3]; 64];
+/// The lines of one square: the column, the a1-h8 diagonal (step 9) and the h1-a8 diagonal
+/// (step 7), each including the square, then the row (whose byte a shift gathers: only its
+/// table is used). 64 bytes, one cache line.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Lines {
+    lines: [Line; 3],
+    row: Line,
+}
+
+/// `LINES[sq]`: the lines of `sq`.
+static LINES: [Lines; 64] = lines(&PAIRS);
+
+const fn lines(pairs: &'static [[[u8; 2]; 256]; 8]) -> [Lines; 64] {
+    let empty = Line {
+        mask: 0,
+        table: &pairs[0],
+    };
+    let mut out = [Lines {
+        lines: [empty; 3],
+        row: empty,
+    }; 64];
     let mut sq = 0;
     while sq < 64 {
         let (c, r) = ((sq % 8) as i32, (sq / 8) as i32);
@@ -38,19 +62,45 @@ const fn lines() -> [[(u64, u8); 3]; 64] {
         let mut k = 0;
         while k < 3 {
             // The index of `sq` once the line is gathered: the line's squares below it.
-            let below = (masks[k] & ((1u64 << sq) - 1)).count_ones() as u8;
-            out[sq][k] = (masks[k], below);
+            let below = (masks[k] & ((1u64 << sq) - 1)).count_ones() as usize;
+            out[sq].lines[k] = Line {
+                mask: masks[k],
+                table: &pairs[below],
+            };
             k += 1;
         }
+        out[sq].row = Line {
+            mask: 0xff << (sq & 56),
+            table: &pairs[sq % 8],
+        };
         sq += 1;
     }
     out
 }
 
+/// `PAIRS[pos][byte]`: `[OUTFLANK[pos][inner], FLIPPED[pos][byte]]` where `inner` is the
+/// opponent line `byte` without its end squares, side by side so one table address serves
+/// both look-ups of a line.
+static PAIRS: [[[u8; 2]; 256]; 8] = pairs();
+
+const fn pairs() -> [[[u8; 2]; 256]; 8] {
+    let mut t = [[[0u8; 2]; 256]; 8];
+    let mut pos = 0;
+    while pos < 8 {
+        let mut b = 0;
+        while b < 256 {
+            t[pos][b] = [OUTFLANK[pos][(b >> 1) & 63], FLIPPED[pos][b]];
+            b += 1;
+        }
+        pos += 1;
+    }
+    t
+}
+
 /// `OUTFLANK[pos][inner]`: in an 8-square line whose opponent discs are `inner << 1` (the two
 /// end squares can never be flipped, so they are left out), the squares just past the run of
 /// opponent discs next to `pos` on each side, for runs of at least one disc.
-static OUTFLANK: [[u8; 64]; 8] = outflank();
+const OUTFLANK: [[u8; 64]; 8] = outflank();
 
 const fn outflank() -> [[u8; 64]; 8] {
     let mut t = [[0u8; 64]; 8];
@@ -84,7 +134,7 @@ const fn outflank() -> [[u8; 64]; 8] {
 
 /// `FLIPPED[pos][outflank]`: the squares strictly between `pos` and each set bit of
 /// `outflank`.
-static FLIPPED: [[u8; 256]; 8] = flipped();
+const FLIPPED: [[u8; 256]; 8] = flipped();
 
 const fn flipped() -> [[u8; 256]; 8] {
     let mut t = [[0u8; 256]; 8];
@@ -123,16 +173,14 @@ const fn flipped() -> [[u8; 256]; 8] {
 #[inline]
 pub fn flips_pext(p: u64, o: u64, sq: u32) -> u64 {
     use std::arch::x86_64::{_pdep_u64, _pext_u64};
-    let sq = sq & 63;
-    let (col, row) = (sq & 7, sq & 56);
+    let l = &LINES[sq as usize & 63];
     // The row: a shift gathers it.
-    let inner = ((o >> row) >> 1) as usize & 63;
-    let of = OUTFLANK[col as usize][inner] & (p >> row) as u8;
-    let mut f = (FLIPPED[col as usize][of as usize] as u64) << row;
-    for &(mask, pos) in &LINES[sq as usize] {
-        let inner = (_pext_u64(o, mask) >> 1) as usize & 63;
-        let of = OUTFLANK[pos as usize][inner] & _pext_u64(p, mask) as u8;
-        f |= _pdep_u64(FLIPPED[pos as usize][of as usize] as u64, mask);
+    let row = sq & 56;
+    let of = l.row.table[(o >> row) as u8 as usize][0] & (p >> row) as u8;
+    let mut f = (l.row.table[of as usize][1] as u64) << row;
+    for line in &l.lines {
+        let of = line.table[_pext_u64(o, line.mask) as u8 as usize][0] & _pext_u64(p, line.mask) as u8;
+        f |= _pdep_u64(line.table[of as usize][1] as u64, line.mask);
     }
     f
 }
@@ -151,11 +199,19 @@ mod tests {
         assert_eq!(FLIPPED[3][1 << 1 | 1 << 6], 1 << 2 | 1 << 4 | 1 << 5);
         // No opponent next to the square: nothing.
         assert_eq!(OUTFLANK[3][0], 0);
-        // Each square's three lines include it, at the counted index.
-        for (sq, lines) in LINES.iter().enumerate() {
-            for &(m, pos) in lines {
-                assert_ne!(m >> sq & 1, 0);
-                assert_eq!((m & ((1u64 << sq) - 1)).count_ones(), pos as u32);
+        // Each square's lines include it, with the table of its counted index; the pairs are
+        // the two tables side by side.
+        for (sq, l) in LINES.iter().enumerate() {
+            for line in l.lines.iter().chain([&l.row]) {
+                assert_ne!(line.mask >> sq & 1, 0);
+                let pos = (line.mask & ((1u64 << sq) - 1)).count_ones() as usize;
+                assert!(std::ptr::eq(line.table, &PAIRS[pos]), "{sq}");
+            }
+            assert_eq!(l.row.mask, 0xff << (sq & 56));
+        }
+        for pos in 0..8 {
+            for b in 0..256 {
+                assert_eq!(PAIRS[pos][b], [OUTFLANK[pos][(b >> 1) & 63], FLIPPED[pos][b]]);
             }
         }
     }

@@ -1,0 +1,116 @@
+//! Flips of one move with AVX2: the eight directions in two 256-bit registers.
+//!
+//! The layout is the one of [`super::x86::legal_moves_avx2`]: four 64-bit lanes for the shifts
+//! 1, 8, 9 and 7, each lane shifted left (the directions towards higher square indices) in one
+//! register and right (towards lower ones) in the other. From the played square, a
+//! parallel-prefix fill collects the run of opponent discs next to it in each direction (one
+//! plain step, then two steps of twice the shift through pairs of opponent discs: runs of up to
+//! six discs, the longest a line can hold). A direction's run flips only when the square just
+//! past it holds a player disc: each lane is compared with zero once and cleared otherwise, and
+//! the eight lanes are OR-ed together. No table, no bit scan: about thirty vector instructions.
+//!
+//! Wrap-around across the board's edge is prevented as in the move generator: for the
+//! horizontal and diagonal directions the opponent discs of columns a and h are masked out, so
+//! a run never includes them and a shift off the edge lands on a masked square (or, for the
+//! vertical lanes, off the 64 bits).
+
+// Used only by the x86-64 back ends: other architectures compile it unused.
+#![cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
+
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::*;
+
+/// The opponent discs that may be part of a run, per lane (shifts 1, 8, 9, 7): not on
+/// columns a and h, except for the vertical lane.
+#[cfg(target_arch = "x86_64")]
+const INNER: [u64; 4] = [
+    0x7e7e_7e7e_7e7e_7e7e,
+    u64::MAX,
+    0x7e7e_7e7e_7e7e_7e7e,
+    0x7e7e_7e7e_7e7e_7e7e,
+];
+
+/// The flips of the move on `sq`, left in every lane of the result (a broadcast), with the
+/// broadcast `pp` (player) and `oo` (opponent) discs. The form a hot loop can keep in vector
+/// registers; [`flips_avx2`] returns the `u64`.
+///
+/// # Safety
+/// As [`flips_avx2`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub fn flips_avx2_vec(pp: __m256i, oo: __m256i, sq: u32) -> __m256i {
+    let shift = _mm256_set_epi64x(7, 9, 8, 1);
+    let shift2 = _mm256_set_epi64x(14, 18, 16, 2);
+    let inner = _mm256_set_epi64x(INNER[3] as i64, INNER[2] as i64, INNER[1] as i64, INNER[0] as i64);
+    let x = _mm256_set1_epi64x((1u64 << (sq & 63)) as i64);
+    let oo = _mm256_and_si256(oo, inner);
+    let zero = _mm256_setzero_si256();
+    // Pairs of opponent discs (a disc and its neighbour one shift back): a run grows through
+    // them two squares at a time.
+    let pl = _mm256_and_si256(oo, _mm256_sllv_epi64(oo, shift));
+    let pr = _mm256_srlv_epi64(pl, shift);
+    // Towards higher indices.
+    let mut fl = _mm256_and_si256(oo, _mm256_sllv_epi64(x, shift));
+    fl = _mm256_or_si256(fl, _mm256_and_si256(oo, _mm256_sllv_epi64(fl, shift)));
+    fl = _mm256_or_si256(fl, _mm256_and_si256(pl, _mm256_sllv_epi64(fl, shift2)));
+    fl = _mm256_or_si256(fl, _mm256_and_si256(pl, _mm256_sllv_epi64(fl, shift2)));
+    // Towards lower indices.
+    let mut fr = _mm256_and_si256(oo, _mm256_srlv_epi64(x, shift));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(oo, _mm256_srlv_epi64(fr, shift)));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srlv_epi64(fr, shift2)));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srlv_epi64(fr, shift2)));
+    // The square past each run: a player disc there keeps the run (the other shifted squares
+    // are opponent discs, never player ones), an empty square, an opponent disc of an edge
+    // column or the board's end clears it.
+    let keep_l = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_sllv_epi64(fl, shift), pp), zero);
+    let keep_r = _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_srlv_epi64(fr, shift), pp), zero);
+    let f = _mm256_or_si256(_mm256_andnot_si256(keep_l, fl), _mm256_andnot_si256(keep_r, fr));
+    // OR the four lanes into every lane.
+    let f = _mm256_or_si256(f, _mm256_permute4x64_epi64(f, 0b01_00_11_10));
+    _mm256_or_si256(f, _mm256_shuffle_epi32(f, 0b01_00_11_10))
+}
+
+/// [`super::flips`] with AVX2 (see the module docs).
+///
+/// # Safety
+/// Outside a function with the same target features, call it only when the CPU supports AVX2
+/// (see [`super::Backend::Avx2`] and [`super::Backend::supported`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub fn flips_avx2(p: u64, o: u64, sq: u32) -> u64 {
+    let f = flips_avx2_vec(_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64), sq);
+    _mm_cvtsi128_si64(_mm256_castsi256_si128(f)) as u64
+}
+
+/// The count two plies below a position with legal moves `moves` (as perft's generic two-ply
+/// loop): for each move, the child's number of moves within `mask`, or 1 when it has none. The
+/// child stays in vector registers from the flip to its move generation.
+///
+/// # Safety
+/// Outside a function with the same target features, call it only when the CPU supports the
+/// AVX2 back end (see [`super::Backend::Avx2`] and [`super::Backend::supported`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,lzcnt,popcnt")]
+#[inline]
+pub fn perft2_avx2(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
+    let pp = _mm256_set1_epi64x(p as i64);
+    let oo = _mm256_set1_epi64x(o as i64);
+    let empty = !(p | o) & mask;
+    let mut n = 0;
+    let mut rest = moves;
+    while rest != 0 {
+        let sq = rest.trailing_zeros();
+        rest &= rest - 1;
+        let x = 1u64 << sq;
+        let f = flips_avx2_vec(pp, oo, sq);
+        // The child, from the opponent's side: their discs and the flipped ones become the
+        // player's; the played disc joins the opponent's.
+        let np = _mm256_xor_si256(oo, f);
+        let no = _mm256_xor_si256(_mm256_xor_si256(pp, f), _mm256_set1_epi64x(x as i64));
+        let m = super::x86::moves_avx2_vec(np, no) & empty & !x;
+        n += if m == 0 { 1 } else { m.count_ones() as u64 };
+    }
+    n
+}

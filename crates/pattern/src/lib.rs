@@ -189,6 +189,7 @@ impl Extraction {
 /// The pattern evaluation: weights per phase, scores in centi-discs for the side to move.
 #[derive(Clone, Debug)]
 pub struct PatternEval {
+    /// The weights, phase by phase, and one 0 (see `PatternEval::new`).
     values: Arc<[i16]>,
     /// Start of each number of empties' phase in `values`.
     phase_base: [u32; 61],
@@ -200,9 +201,6 @@ pub struct PatternEval {
     groups: &'static extract::Groups,
     mobility: u32,
     globals: u32,
-    /// Whether any global table holds a non-zero entry (not for weights of set 1, whose
-    /// global tables are zero: then the global features are not computed at all).
-    globals_used: bool,
     scale: i32,
     extraction: Extraction,
 }
@@ -280,17 +278,16 @@ impl PatternEval {
                 offset: i.offset,
             })
             .collect();
+        // One entry past the last phase: the vector extractions read each table entry as 4
+        // bytes (a 32-bit gather lane), the last global entry of the last phase too.
+        let values: Vec<i16> = weights.values().iter().copied().chain([0]).collect();
         PatternEval {
-            values: weights.values().into(),
+            values: values.into(),
             phase_base,
             insts: insts.into(),
             groups: groups(),
             mobility: layout().mobility,
             globals: layout().globals,
-            globals_used: weights
-                .values()
-                .chunks_exact(per as usize)
-                .any(|phase| phase[layout().globals as usize..].iter().any(|&v| v != 0)),
             scale: weights.scale() as i32,
             extraction: Extraction::best(),
         }
@@ -347,41 +344,48 @@ impl PatternEval {
         sum
     }
 
+    /// With AVX-512: the groups' entries by three 16-lane gathers, the mobility and global
+    /// features' entries and the phase constant by one 8-lane gather, summed together.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx2")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx2,popcnt")]
     fn sum_avx512(&self, base: usize, player: u64, opponent: u64) -> i32 {
         use othello_rules::movegen::x86::legal_moves_avx2;
+        use std::arch::x86_64::*;
         let w = &self.values[base..];
-        let groups = self.groups.sum_avx512(w, player, opponent);
+        let groups = self.groups.lanes_avx512(w, player, opponent);
         let (mine, theirs) = (legal_moves_avx2(player, opponent), legal_moves_avx2(opponent, player));
-        i32::from(w[0]) + groups + self.mobility_terms(w, player, opponent, mine, theirs)
+        let counts = extract::Groups::extra_counts_avx2(player, opponent, mine, theirs, mobility_entries(mine, theirs));
+        let extra = self.groups.extra_lanes_avx2(w, counts);
+        _mm512_reduce_add_epi32(_mm512_add_epi32(groups, _mm512_zextsi256_si512(extra)))
     }
 
+    /// With AVX2: the groups' entries by six 8-lane gathers (or scalar reads with `loads`),
+    /// the mobility and global features' entries and the phase constant by one more.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,popcnt")]
     fn sum_avx2(&self, base: usize, player: u64, opponent: u64, loads: bool) -> i32 {
         use othello_rules::movegen::x86::legal_moves_avx2;
+        use std::arch::x86_64::*;
         let w = &self.values[base..];
-        let groups = if loads {
-            self.groups.sum_avx2_loads(w, player, opponent)
-        } else {
-            self.groups.sum_avx2(w, player, opponent)
-        };
         let (mine, theirs) = (legal_moves_avx2(player, opponent), legal_moves_avx2(opponent, player));
-        i32::from(w[0]) + groups + self.mobility_terms(w, player, opponent, mine, theirs)
+        let counts = extract::Groups::extra_counts_avx2(player, opponent, mine, theirs, mobility_entries(mine, theirs));
+        if loads {
+            self.groups.sum_avx2_loads(w, player, opponent) + self.groups.extra_sum_avx2_loads(w, counts)
+        } else {
+            let groups = self.groups.lanes_avx2(w, player, opponent);
+            extract::hsum_avx2(_mm256_add_epi32(groups, self.groups.extra_lanes_avx2(w, counts)))
+        }
     }
 
-    /// The mobility and global-feature entries, from the legal moves `mine` and `theirs`.
+    /// The mobility and global-feature entries, from the legal moves `mine` and `theirs`
+    /// (the portable and BMI2 extractions).
     #[inline(always)]
     fn mobility_terms(&self, w: &[i16], player: u64, opponent: u64, mine: u64, theirs: u64) -> i32 {
         let (m, t) = mobility_entries(mine, theirs);
         let mut sum = i32::from(w[(self.mobility + m) as usize]) + i32::from(w[(self.mobility + t) as usize]);
-        if self.globals_used {
-            // Overlapping bitboards (never a position) read as the player, as in every
-            // extraction.
-            for g in set::global_entries(player, opponent & !player, mine, theirs) {
-                sum += i32::from(w[(self.globals + g) as usize]);
-            }
+        // Overlapping bitboards (never a position) read as the player, as in every extraction.
+        for g in set::global_entries(player, opponent & !player, mine, theirs) {
+            sum += i32::from(w[(self.globals + g) as usize]);
         }
         sum
     }

@@ -478,11 +478,10 @@ impl Groups {
     /// `opponent` (read as `opponent & !player`) and the legal moves `mine` and `theirs`, the
     /// mobility entries `mobility` (`mobility_entries`) and 0 for the phase constant.
     ///
-    /// The same values as [`crate::set::global_entries`]: the four neighbourhood counts in the
-    /// four 64-bit lanes of one register (`[opponent, player, empty, empty]` spread to their
-    /// neighbours, masked by `[empty, empty, player, opponent]`, counted by nibble lookups and
-    /// `vpsadbw`), the odd quadrants by [`crate::set::quadrant_entry`]. Callers outside a
-    /// function with AVX2 must have checked that the CPU has it.
+    /// The same values as [`crate::set::global_entries`]: the four neighbourhood sets of
+    /// [`near_lanes_avx2`] counted by nibble lookups and `vpsadbw`, the odd quadrants by
+    /// [`crate::set::quadrant_entry`]. Callers outside a function with AVX2 and POPCNT must
+    /// have checked that the CPU has them.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,popcnt")]
     #[inline]
@@ -493,33 +492,27 @@ impl Groups {
         theirs: u64,
         mobility: (u32, u32),
     ) -> std::arch::x86_64::__m256i {
-        use std::arch::x86_64::*;
-        let opponent = opponent & !player;
-        let empty = !(player | opponent);
-        let (p, o, e) = (
-            _mm256_set1_epi64x(player as i64),
-            _mm256_set1_epi64x(opponent as i64),
-            _mm256_set1_epi64x(empty as i64),
-        );
-        let spread = _mm256_blend_epi32::<0b1111_0000>(_mm256_blend_epi32::<0b0000_1100>(o, p), e);
-        let within = _mm256_blend_epi32::<0b1100_0000>(_mm256_blend_epi32::<0b0011_0000>(e, p), o);
-        // `othello_rules::neighbours` in each lane: the row neighbours without wrapping, then
-        // the rows above and below.
-        let not_a = _mm256_set1_epi64x(0xfefe_fefe_fefe_fefe_u64 as i64);
-        let not_h = _mm256_set1_epi64x(0x7f7f_7f7f_7f7f_7f7f);
-        let h = _mm256_or_si256(
-            _mm256_and_si256(_mm256_slli_epi64::<1>(spread), not_a),
-            _mm256_and_si256(_mm256_srli_epi64::<1>(spread), not_h),
-        );
-        let bh = _mm256_or_si256(spread, h);
-        let near = _mm256_or_si256(
-            h,
-            _mm256_or_si256(_mm256_slli_epi64::<8>(bh), _mm256_srli_epi64::<8>(bh)),
-        );
-        let counts = popcount_epi64_avx2(_mm256_and_si256(near, within));
+        let (near, empty) = near_lanes_avx2(player, opponent);
         let quadrants = crate::set::quadrant_entry(empty, mine, theirs);
-        let scalar = _mm256_setr_epi32(0, mobility.0 as i32, 0, mobility.1 as i32, 0, quadrants as i32, 0, 0);
-        _mm256_or_si256(counts, scalar)
+        with_scalar_lanes(popcount_epi64_avx2(near), mobility, quadrants)
+    }
+
+    /// [`Groups::extra_counts_avx2`] with AVX-512 (F, VL, VPOPCNTDQ): the four neighbourhood
+    /// sets counted by one `vpopcntq`, the odd quadrants by [`quadrant_entry_avx512`]. Callers
+    /// outside a function with these target features must have checked that the CPU has them.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,avx2,popcnt")]
+    #[inline]
+    pub fn extra_counts_avx512(
+        player: u64,
+        opponent: u64,
+        mine: u64,
+        theirs: u64,
+        mobility: (u32, u32),
+    ) -> std::arch::x86_64::__m256i {
+        let (near, empty) = near_lanes_avx2(player, opponent);
+        let quadrants = quadrant_entry_avx512(empty, mine, theirs);
+        with_scalar_lanes(std::arch::x86_64::_mm256_popcnt_epi64(near), mobility, quadrants)
     }
 
     /// The extra lanes' table entries in `w` (one phase's weights and one entry more), in
@@ -667,4 +660,71 @@ fn popcount_epi64_avx2(v: std::arch::x86_64::__m256i) -> std::arch::x86_64::__m2
     let low = _mm256_shuffle_epi8(table, _mm256_and_si256(v, nibble));
     let high = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble));
     _mm256_sad_epu8(_mm256_add_epi8(low, high), _mm256_setzero_si256())
+}
+
+/// The four neighbourhood sets of the global features, in the 64-bit lanes of one register:
+/// `[opponent, player, empty, empty]` spread to their neighbours (as
+/// `othello_rules::neighbours`), masked by `[empty, empty, player, opponent]`: the empties
+/// next to an opponent disc, those next to a disc of the side to move, the side to move's
+/// discs next to an empty square, the opponent's. With the empty squares. The opponent's discs
+/// are read as `opponent & !player`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn near_lanes_avx2(player: u64, opponent: u64) -> (std::arch::x86_64::__m256i, u64) {
+    use std::arch::x86_64::*;
+    let opponent = opponent & !player;
+    let empty = !(player | opponent);
+    let (p, o, e) = (
+        _mm256_set1_epi64x(player as i64),
+        _mm256_set1_epi64x(opponent as i64),
+        _mm256_set1_epi64x(empty as i64),
+    );
+    let spread = _mm256_blend_epi32::<0b1111_0000>(_mm256_blend_epi32::<0b0000_1100>(o, p), e);
+    let within = _mm256_blend_epi32::<0b1100_0000>(_mm256_blend_epi32::<0b0011_0000>(e, p), o);
+    // The row neighbours without wrapping, then the rows above and below.
+    let not_a = _mm256_set1_epi64x(0xfefe_fefe_fefe_fefe_u64 as i64);
+    let not_h = _mm256_set1_epi64x(0x7f7f_7f7f_7f7f_7f7f);
+    let h = _mm256_or_si256(
+        _mm256_and_si256(_mm256_slli_epi64::<1>(spread), not_a),
+        _mm256_and_si256(_mm256_srli_epi64::<1>(spread), not_h),
+    );
+    let bh = _mm256_or_si256(spread, h);
+    let near = _mm256_or_si256(
+        h,
+        _mm256_or_si256(_mm256_slli_epi64::<8>(bh), _mm256_srli_epi64::<8>(bh)),
+    );
+    (_mm256_and_si256(near, within), empty)
+}
+
+/// The four counts (in the low 32 bits of each 64-bit lane) with the scalar lanes between
+/// them: the mobility entries, the odd quadrants and the phase constant's 0 ([`ExtraTables`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn with_scalar_lanes(
+    counts: std::arch::x86_64::__m256i,
+    mobility: (u32, u32),
+    quadrants: u32,
+) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    let scalar = _mm256_setr_epi32(0, mobility.0 as i32, 0, mobility.1 as i32, 0, quadrants as i32, 0, 0);
+    _mm256_or_si256(counts, scalar)
+}
+
+/// [`crate::set::quadrant_entry`] with AVX-512 (F, VL, VPOPCNTDQ): the four quadrants in the
+/// 64-bit lanes of one register, their empties counted by `vpopcntq`, and the three tests
+/// (odd, a move of the side to move, a move of the opponent) as 4-bit masks.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt")]
+#[inline]
+pub(crate) fn quadrant_entry_avx512(empty: u64, mine: u64, theirs: u64) -> u32 {
+    use std::arch::x86_64::*;
+    let q = crate::set::QUADRANTS.map(|q| q as i64);
+    let quadrants = _mm256_setr_epi64x(q[0], q[1], q[2], q[3]);
+    let empties = _mm256_popcnt_epi64(_mm256_and_si256(_mm256_set1_epi64x(empty as i64), quadrants));
+    let odd = u32::from(_mm256_test_epi64_mask(empties, _mm256_set1_epi64x(1)));
+    let can = u32::from(_mm256_test_epi64_mask(_mm256_set1_epi64x(mine as i64), quadrants));
+    let only_theirs = u32::from(_mm256_test_epi64_mask(_mm256_set1_epi64x(theirs as i64), quadrants)) & !can;
+    5 * (odd & can).count_ones() + (odd & only_theirs).count_ones()
 }

@@ -123,7 +123,8 @@ pub enum Extraction {
     /// CPUs whose gathers are microcoded (AMD).
     Avx2Loads,
     /// AVX-512 F/BW/VBMI byte permutations, all groups at once (x86-64, detected at run time;
-    /// AVX2 for the mobility).
+    /// VL and VPOPCNTDQ for the global features, AVX2 and POPCNT for the mobility: every CPU
+    /// with VBMI but Cannon Lake has them).
     Avx512,
 }
 
@@ -347,14 +348,15 @@ impl PatternEval {
     /// With AVX-512: the groups' entries by three 16-lane gathers, the mobility and global
     /// features' entries and the phase constant by one 8-lane gather, summed together.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx2,popcnt")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vl,avx512vpopcntdq,avx2,popcnt")]
     fn sum_avx512(&self, base: usize, player: u64, opponent: u64) -> i32 {
         use othello_rules::movegen::x86::legal_moves_avx2;
         use std::arch::x86_64::*;
         let w = &self.values[base..];
         let groups = self.groups.lanes_avx512(w, player, opponent);
         let (mine, theirs) = (legal_moves_avx2(player, opponent), legal_moves_avx2(opponent, player));
-        let counts = extract::Groups::extra_counts_avx2(player, opponent, mine, theirs, mobility_entries(mine, theirs));
+        let counts =
+            extract::Groups::extra_counts_avx512(player, opponent, mine, theirs, mobility_entries(mine, theirs));
         let extra = self.groups.extra_lanes_avx2(w, counts);
         _mm512_reduce_add_epi32(_mm512_add_epi32(groups, _mm512_zextsi256_si512(extra)))
     }
@@ -417,8 +419,8 @@ impl PatternEval {
         let base = self.phase_base[empties.min(60) as usize] as usize;
         match self.extraction {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Avx512` is chosen only when the CPU reports AVX-512 F/BW/VBMI and AVX2
-            // (`Extraction::supported`).
+            // SAFETY: `Avx512` is chosen only when the CPU reports AVX-512 F/BW/VBMI/VL/VPOPCNTDQ,
+            // AVX2 and POPCNT (`Extraction::supported`).
             Extraction::Avx512 => unsafe { self.sum_avx512(base, p, o) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Avx2` is chosen only when the CPU reports AVX2 and POPCNT
@@ -441,7 +443,10 @@ fn has_avx512() -> bool {
         std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512vbmi")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512vpopcntdq")
             && std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

@@ -506,7 +506,10 @@ fn the_fastest_supported_extraction_is_chosen() {
         let avx512 = std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512vbmi")
-            && std::is_x86_feature_detected!("avx2");
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512vpopcntdq")
+            && std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("popcnt");
         assert_eq!(Avx512.supported(), avx512);
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -570,7 +573,17 @@ fn extra_lanes_match_the_scalar_entries() {
             let idx = g.extra_indices_avx2(counts);
             std::arch::x86_64::_mm256_storeu_si256(got.as_mut_ptr().cast(), idx);
         }
-        assert_eq!(got, want, "{p:#x} {o:#x}");
+        assert_eq!(got, want, "avx2 {p:#x} {o:#x}");
+        if Extraction::Avx512.supported() {
+            // SAFETY: the CPU has AVX-512 F/VL/VPOPCNTDQ (checked just above); writes 32 bytes
+            // into `got`.
+            unsafe {
+                let counts = extract::Groups::extra_counts_avx512(p, o, mine, theirs, (m, t));
+                let idx = g.extra_indices_avx2(counts);
+                std::arch::x86_64::_mm256_storeu_si256(got.as_mut_ptr().cast(), idx);
+            }
+            assert_eq!(got, want, "avx512 {p:#x} {o:#x}");
+        }
     }
     // 5a + b with a + b <= 4: 15 of the 25 entries can occur; all but "only the opponent can
     // play in four odd quadrants" did.
@@ -621,4 +634,26 @@ fn extra_lanes_need_one_entry_past_the_phase() {
     // SAFETY: as above.
     let r = std::panic::catch_unwind(|| unsafe { g.extra_sum_avx2_loads(&w[..last], counts) });
     assert!(r.is_err());
+}
+
+/// The odd quadrants with AVX-512 masks against the scalar folds, on random bitboards (sparse
+/// move sets too, so that quadrants without a move occur).
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn quadrant_entry_avx512_matches_the_folds() {
+    if !Extraction::Avx512.supported() {
+        return;
+    }
+    let mut rng = SmallRng::seed_from_u64(27);
+    let mut seen = [false; 25];
+    for n in 0..20_000 {
+        let sparse = |v: u64, k: u32| if n % 3 == 0 { v } else { v & (v >> k) & (v << k) };
+        let (empty, mine, theirs) = (rng.random::<u64>(), sparse(rng.random(), 3), sparse(rng.random(), 5));
+        let want = set::quadrant_entry(empty, mine, theirs);
+        seen[want as usize] = true;
+        // SAFETY: the CPU has AVX-512 F/VL/VPOPCNTDQ and POPCNT (checked above).
+        let got = unsafe { extract::quadrant_entry_avx512(empty, mine, theirs) };
+        assert_eq!(got, want, "{empty:#x} {mine:#x} {theirs:#x}");
+    }
+    assert_eq!(seen.iter().filter(|&&s| s).count(), 15);
 }

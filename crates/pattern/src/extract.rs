@@ -122,6 +122,56 @@ impl Avx2Tables {
     }
 }
 
+/// Lanes of the non-pattern entries read by one more 8-lane gather in the vector
+/// extractions: the potential mobility of each side, the mobility of each side, the frontier
+/// of each side, the odd quadrants and the phase constant, as 32-bit lanes of
+/// [`Groups::extra_counts_avx2`].
+pub(crate) const EXTRA_LANES: usize = 8;
+
+/// Where each extra lane reads in a phase's weights: its table's start and last entry.
+///
+/// 32-byte aligned, read by aligned loads (as [`Avx2Tables`]).
+#[derive(Clone, Debug)]
+#[repr(C, align(32))]
+pub(crate) struct ExtraTables {
+    /// Each lane's table start within a phase's weights.
+    pub offset: [u32; EXTRA_LANES],
+    /// Each lane's largest value: its table's last entry. A count above it reads that entry
+    /// (the potential mobility's cap, the same as [`crate::set::global_entries`]); for the
+    /// other lanes it is never exceeded, and it keeps the gather in the weights.
+    pub cap: [u32; EXTRA_LANES],
+    /// The largest index an extra lane can read (the last entry of a phase).
+    pub last: u32,
+}
+
+impl ExtraTables {
+    /// From the layout. Lanes, in the order [`Groups::extra_counts_avx2`] fills them (the 64-bit
+    /// popcounts in the even lanes, the scalar entries in the odd ones): potential mobility of
+    /// the side to move, its mobility entry, potential mobility of the opponent, the opponent's
+    /// mobility entry (relative to the mobility tables, as `mobility_entries` gives them),
+    /// frontier of the side to move, odd quadrants, frontier of the opponent, phase constant.
+    fn new(layout: &Layout) -> ExtraTables {
+        use crate::set::{GLOBAL_OFFSETS, GLOBALS, MOBILITY_CAP};
+        let (m, g) = (layout.mobility, layout.globals);
+        let global = |i: usize| (g + GLOBAL_OFFSETS[i], GLOBALS[i].size - 1);
+        let lanes = [
+            global(0),
+            (m, MOBILITY_CAP - 1),
+            global(1),
+            (m, 2 * MOBILITY_CAP - 1),
+            global(2),
+            global(4),
+            global(3),
+            (0, 0),
+        ];
+        ExtraTables {
+            offset: lanes.map(|(o, _)| o),
+            cap: lanes.map(|(_, c)| c),
+            last: lanes.iter().map(|&(o, c)| o + c).max().expect("8 lanes"),
+        }
+    }
+}
+
 /// The groups of set 1 in the layout's instance order, read straight from the board.
 #[derive(Clone, Debug)]
 pub(crate) struct Groups {
@@ -160,6 +210,12 @@ pub(crate) struct Groups {
         allow(dead_code, reason = "read by the x86-64 extractions")
     )]
     pub avx2: Avx2Tables,
+    /// The extra lanes' tables (the mobility and global features, the phase constant).
+    #[cfg_attr(
+        not(target_arch = "x86_64"),
+        allow(dead_code, reason = "read by the x86-64 extractions")
+    )]
+    pub extra: ExtraTables,
 }
 
 impl Groups {
@@ -200,6 +256,7 @@ impl Groups {
         }
         Groups {
             avx2: Avx2Tables::new(&squares, &offset),
+            extra: ExtraTables::new(layout),
             squares,
             offset,
             perm,
@@ -258,16 +315,29 @@ impl Groups {
     }
 
     /// The sum of the 46 groups' table entries in `w` (one phase's weights, then anything),
-    /// with AVX-512: the indices as in [`Groups::indices_avx512`], plus each table's offset,
-    /// then three 16-lane gathers. Callers outside a function with these target features must
-    /// have checked that the CPU has them.
+    /// with AVX-512: [`Groups::lanes_avx512`] summed. Callers outside a function with these
+    /// target features must have checked that the CPU has them. (The evaluation adds the extra
+    /// lanes before summing.)
+    ///
+    /// # Panics
+    /// If `w` is shorter than a phase's tables (the mobility tables need not be there).
+    #[cfg(all(target_arch = "x86_64", test))]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
+    pub fn sum_avx512(&self, w: &[i16], player: u64, opponent: u64) -> i32 {
+        std::arch::x86_64::_mm512_reduce_add_epi32(self.lanes_avx512(w, player, opponent))
+    }
+
+    /// The 46 groups' table entries in `w` (one phase's weights, then anything), in 32-bit
+    /// lanes to be summed, with AVX-512: the indices as in [`Groups::indices_avx512`], plus
+    /// each table's offset, then three 16-lane gathers. Callers outside a function with these
+    /// target features must have checked that the CPU has them.
     ///
     /// # Panics
     /// If `w` is shorter than a phase's tables (the mobility tables need not be there).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi")]
     #[inline]
-    pub fn sum_avx512(&self, w: &[i16], player: u64, opponent: u64) -> i32 {
+    pub fn lanes_avx512(&self, w: &[i16], player: u64, opponent: u64) -> std::arch::x86_64::__m512i {
         use std::arch::x86_64::*;
         // Every index read is at most `last` (the largest a group can have), and the gather
         // reads 4 bytes from there: in bounds.
@@ -293,7 +363,7 @@ impl Groups {
             // The low 16 bits of each lane, sign-extended (`lo * 1 + hi * 0`).
             total = _mm512_add_epi32(total, _mm512_madd_epi16(got, _mm512_set1_epi32(1)));
         }
-        _mm512_reduce_add_epi32(total)
+        total
     }
 
     /// The indices of groups 0-31 and 32-45 in 16-bit lanes.
@@ -353,16 +423,28 @@ impl Groups {
     }
 
     /// The sum of the 46 groups' table entries in `w` (one phase's weights, then anything),
-    /// with AVX2: the indices as in [`Groups::indices_avx2`], plus each table's offset, then
-    /// six 8-lane gathers. Callers outside a function with AVX2 must have checked that the
-    /// CPU has it.
+    /// with AVX2: [`Groups::lanes_avx2`] summed. Callers outside a function with AVX2 must
+    /// have checked that the CPU has it. (The evaluation adds the extra lanes before summing.)
+    ///
+    /// # Panics
+    /// If `w` is shorter than a phase's tables (the mobility tables need not be there).
+    #[cfg(all(target_arch = "x86_64", test))]
+    #[target_feature(enable = "avx2")]
+    pub fn sum_avx2(&self, w: &[i16], player: u64, opponent: u64) -> i32 {
+        hsum_avx2(self.lanes_avx2(w, player, opponent))
+    }
+
+    /// The 46 groups' table entries in `w` (one phase's weights, then anything), in 32-bit
+    /// lanes to be summed, with AVX2: the indices as in [`Groups::indices_avx2`], plus each
+    /// table's offset, then six 8-lane gathers. Callers outside a function with AVX2 must have
+    /// checked that the CPU has it.
     ///
     /// # Panics
     /// If `w` is shorter than a phase's tables (the mobility tables need not be there).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     #[inline]
-    pub fn sum_avx2(&self, w: &[i16], player: u64, opponent: u64) -> i32 {
+    pub fn lanes_avx2(&self, w: &[i16], player: u64, opponent: u64) -> std::arch::x86_64::__m256i {
         use std::arch::x86_64::*;
         // Every index read is at most `last` (the largest a group can have), and the gather
         // reads 4 bytes from there: in bounds.
@@ -388,9 +470,101 @@ impl Groups {
             // The low 16 bits of each lane with a group, sign-extended (`lo * 1 + hi * 0`).
             total = _mm256_add_epi32(total, _mm256_madd_epi16(got, keep));
         }
-        let half = _mm_add_epi32(_mm256_castsi256_si128(total), _mm256_extracti128_si256::<1>(total));
-        let quarter = _mm_add_epi32(half, _mm_unpackhi_epi64(half, half));
-        _mm_cvtsi128_si32(quarter) + _mm_extract_epi32::<1>(quarter)
+        total
+    }
+
+    /// The extra lanes' values ([`ExtraTables`]) before their clamp and offsets, with AVX2:
+    /// the counts of the global features for the side to move's discs `player`, the opponent's
+    /// `opponent` (read as `opponent & !player`) and the legal moves `mine` and `theirs`, the
+    /// mobility entries `mobility` (`mobility_entries`) and 0 for the phase constant.
+    ///
+    /// The same values as [`crate::set::global_entries`]: the four neighbourhood sets of
+    /// [`near_lanes_avx2`] counted by nibble lookups and `vpsadbw`, the odd quadrants by
+    /// [`crate::set::quadrant_entry`]. Callers outside a function with AVX2 and POPCNT must
+    /// have checked that the CPU has them.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,popcnt")]
+    #[inline]
+    pub fn extra_counts_avx2(
+        player: u64,
+        opponent: u64,
+        mine: u64,
+        theirs: u64,
+        mobility: (u32, u32),
+    ) -> std::arch::x86_64::__m256i {
+        let (near, empty) = near_lanes_avx2(player, opponent);
+        let quadrants = crate::set::quadrant_entry(empty, mine, theirs);
+        with_scalar_lanes(popcount_epi64_avx2(near), mobility, quadrants)
+    }
+
+    /// [`Groups::extra_counts_avx2`] with AVX-512 (F, VL, VPOPCNTDQ): the four neighbourhood
+    /// sets counted by one `vpopcntq`, the odd quadrants by [`quadrant_entry_avx512`]. Callers
+    /// outside a function with these target features must have checked that the CPU has them.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,avx2,popcnt")]
+    #[inline]
+    pub fn extra_counts_avx512(
+        player: u64,
+        opponent: u64,
+        mine: u64,
+        theirs: u64,
+        mobility: (u32, u32),
+    ) -> std::arch::x86_64::__m256i {
+        let (near, empty) = near_lanes_avx2(player, opponent);
+        let quadrants = quadrant_entry_avx512(empty, mine, theirs);
+        with_scalar_lanes(std::arch::x86_64::_mm256_popcnt_epi64(near), mobility, quadrants)
+    }
+
+    /// The extra lanes' table entries in `w` (one phase's weights and one entry more), in
+    /// 32-bit lanes to be summed: `counts` ([`Groups::extra_counts_avx2`]) clamped to each
+    /// lane's last entry, plus the tables' offsets, read by one 8-lane gather. Callers outside
+    /// a function with AVX2 must have checked that the CPU has it.
+    ///
+    /// # Panics
+    /// If `w` does not hold a whole phase and one entry more (`PatternEval` pads its weights).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub fn extra_lanes_avx2(&self, w: &[i16], counts: std::arch::x86_64::__m256i) -> std::arch::x86_64::__m256i {
+        use std::arch::x86_64::*;
+        let idx = self.extra_indices_avx2(counts);
+        let last = self.extra.last as usize;
+        assert!(w.len() > last + 1, "a phase's tables and one entry");
+        // SAFETY: each lane reads the 4 bytes at `w[idx..idx + 2]`, `idx <= last`
+        // (`extra_indices_avx2`) and `last + 1 < w.len()` (asserted above).
+        let got = unsafe { _mm256_i32gather_epi32::<2>(w.as_ptr().cast(), idx) };
+        // The low 16 bits of each lane, sign-extended (`lo * 1 + hi * 0`).
+        _mm256_madd_epi16(got, _mm256_set1_epi32(1))
+    }
+
+    /// [`Groups::extra_lanes_avx2`] with scalar (bounds-checked) table reads instead of the
+    /// gather, summed: for `sum_avx2_loads`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub fn extra_sum_avx2_loads(&self, w: &[i16], counts: std::arch::x86_64::__m256i) -> i32 {
+        use std::arch::x86_64::*;
+        let mut idx = [0u32; EXTRA_LANES];
+        // SAFETY: writes 32 bytes into the 8 lanes of `idx`.
+        unsafe { _mm256_storeu_si256(idx.as_mut_ptr().cast(), self.extra_indices_avx2(counts)) };
+        idx.iter().map(|&i| i32::from(w[i as usize])).sum()
+    }
+
+    /// `counts` clamped to each lane's last entry, plus the lanes' table offsets: every lane
+    /// at most `extra.last`.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    pub(crate) fn extra_indices_avx2(&self, counts: std::arch::x86_64::__m256i) -> std::arch::x86_64::__m256i {
+        use std::arch::x86_64::*;
+        // SAFETY: each reads the 32 bytes of one `[u32; 8]`, 32-byte aligned (`ExtraTables`).
+        let (cap, offset) = unsafe {
+            (
+                _mm256_load_si256(self.extra.cap.as_ptr().cast()),
+                _mm256_load_si256(self.extra.offset.as_ptr().cast()),
+            )
+        };
+        _mm256_add_epi32(_mm256_min_epu32(counts, cap), offset)
     }
 
     /// [`Groups::sum_avx2`] with scalar table reads instead of the gathers: the indices
@@ -459,4 +633,98 @@ impl Groups {
         let halves = unsafe { _mm256_load_si256(self.avx2.halves[b].as_ptr().cast()) };
         _mm256_madd_epi16(acc, halves)
     }
+}
+
+/// The sum of the eight 32-bit lanes of `v`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(crate) fn hsum_avx2(v: std::arch::x86_64::__m256i) -> i32 {
+    use std::arch::x86_64::*;
+    let half = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    let quarter = _mm_add_epi32(half, _mm_unpackhi_epi64(half, half));
+    _mm_cvtsi128_si32(quarter) + _mm_extract_epi32::<1>(quarter)
+}
+
+/// The number of set bits of each 64-bit lane of `v`: each nibble's count from a 16-entry
+/// table (`vpshufb`), the bytes summed per lane by `vpsadbw`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn popcount_epi64_avx2(v: std::arch::x86_64::__m256i) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    let table = _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+    );
+    let nibble = _mm256_set1_epi8(0x0f);
+    let low = _mm256_shuffle_epi8(table, _mm256_and_si256(v, nibble));
+    let high = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble));
+    _mm256_sad_epu8(_mm256_add_epi8(low, high), _mm256_setzero_si256())
+}
+
+/// The four neighbourhood sets of the global features, in the 64-bit lanes of one register:
+/// `[opponent, player, empty, empty]` spread to their neighbours (as
+/// `othello_rules::neighbours`), masked by `[empty, empty, player, opponent]`: the empties
+/// next to an opponent disc, those next to a disc of the side to move, the side to move's
+/// discs next to an empty square, the opponent's. With the empty squares. The opponent's discs
+/// are read as `opponent & !player`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn near_lanes_avx2(player: u64, opponent: u64) -> (std::arch::x86_64::__m256i, u64) {
+    use std::arch::x86_64::*;
+    let opponent = opponent & !player;
+    let empty = !(player | opponent);
+    let (p, o, e) = (
+        _mm256_set1_epi64x(player as i64),
+        _mm256_set1_epi64x(opponent as i64),
+        _mm256_set1_epi64x(empty as i64),
+    );
+    let spread = _mm256_blend_epi32::<0b1111_0000>(_mm256_blend_epi32::<0b0000_1100>(o, p), e);
+    let within = _mm256_blend_epi32::<0b1100_0000>(_mm256_blend_epi32::<0b0011_0000>(e, p), o);
+    // The row neighbours without wrapping, then the rows above and below.
+    let not_a = _mm256_set1_epi64x(0xfefe_fefe_fefe_fefe_u64 as i64);
+    let not_h = _mm256_set1_epi64x(0x7f7f_7f7f_7f7f_7f7f);
+    let h = _mm256_or_si256(
+        _mm256_and_si256(_mm256_slli_epi64::<1>(spread), not_a),
+        _mm256_and_si256(_mm256_srli_epi64::<1>(spread), not_h),
+    );
+    let bh = _mm256_or_si256(spread, h);
+    let near = _mm256_or_si256(
+        h,
+        _mm256_or_si256(_mm256_slli_epi64::<8>(bh), _mm256_srli_epi64::<8>(bh)),
+    );
+    (_mm256_and_si256(near, within), empty)
+}
+
+/// The four counts (in the low 32 bits of each 64-bit lane) with the scalar lanes between
+/// them: the mobility entries, the odd quadrants and the phase constant's 0 ([`ExtraTables`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn with_scalar_lanes(
+    counts: std::arch::x86_64::__m256i,
+    mobility: (u32, u32),
+    quadrants: u32,
+) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    let scalar = _mm256_setr_epi32(0, mobility.0 as i32, 0, mobility.1 as i32, 0, quadrants as i32, 0, 0);
+    _mm256_or_si256(counts, scalar)
+}
+
+/// [`crate::set::quadrant_entry`] with AVX-512 (F, VL, VPOPCNTDQ): the four quadrants in the
+/// 64-bit lanes of one register, their empties counted by `vpopcntq`, and the three tests
+/// (odd, a move of the side to move, a move of the opponent) as 4-bit masks.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx512vpopcntdq,popcnt")]
+#[inline]
+pub(crate) fn quadrant_entry_avx512(empty: u64, mine: u64, theirs: u64) -> u32 {
+    use std::arch::x86_64::*;
+    let q = crate::set::QUADRANTS.map(|q| q as i64);
+    let quadrants = _mm256_setr_epi64x(q[0], q[1], q[2], q[3]);
+    let empties = _mm256_popcnt_epi64(_mm256_and_si256(_mm256_set1_epi64x(empty as i64), quadrants));
+    let odd = u32::from(_mm256_test_epi64_mask(empties, _mm256_set1_epi64x(1)));
+    let can = u32::from(_mm256_test_epi64_mask(_mm256_set1_epi64x(mine as i64), quadrants));
+    let only_theirs = u32::from(_mm256_test_epi64_mask(_mm256_set1_epi64x(theirs as i64), quadrants)) & !can;
+    5 * (odd & can).count_ones() + (odd & only_theirs).count_ones()
 }

@@ -123,7 +123,8 @@ pub enum Extraction {
     /// CPUs whose gathers are microcoded (AMD).
     Avx2Loads,
     /// AVX-512 F/BW/VBMI byte permutations, all groups at once (x86-64, detected at run time;
-    /// AVX2 for the mobility).
+    /// VL and VPOPCNTDQ for the global features, AVX2 and POPCNT for the mobility: every CPU
+    /// with VBMI but Cannon Lake has them).
     Avx512,
 }
 
@@ -189,6 +190,7 @@ impl Extraction {
 /// The pattern evaluation: weights per phase, scores in centi-discs for the side to move.
 #[derive(Clone, Debug)]
 pub struct PatternEval {
+    /// The weights, phase by phase, and one 0 (see `PatternEval::new`).
     values: Arc<[i16]>,
     /// Start of each number of empties' phase in `values`.
     phase_base: [u32; 61],
@@ -200,9 +202,6 @@ pub struct PatternEval {
     groups: &'static extract::Groups,
     mobility: u32,
     globals: u32,
-    /// Whether any global table holds a non-zero entry (not for weights of set 1, whose
-    /// global tables are zero: then the global features are not computed at all).
-    globals_used: bool,
     scale: i32,
     extraction: Extraction,
 }
@@ -280,17 +279,16 @@ impl PatternEval {
                 offset: i.offset,
             })
             .collect();
+        // One entry past the last phase: the vector extractions read each table entry as 4
+        // bytes (a 32-bit gather lane), the last global entry of the last phase too.
+        let values: Vec<i16> = weights.values().iter().copied().chain([0]).collect();
         PatternEval {
-            values: weights.values().into(),
+            values: values.into(),
             phase_base,
             insts: insts.into(),
             groups: groups(),
             mobility: layout().mobility,
             globals: layout().globals,
-            globals_used: weights
-                .values()
-                .chunks_exact(per as usize)
-                .any(|phase| phase[layout().globals as usize..].iter().any(|&v| v != 0)),
             scale: weights.scale() as i32,
             extraction: Extraction::best(),
         }
@@ -347,41 +345,49 @@ impl PatternEval {
         sum
     }
 
+    /// With AVX-512: the groups' entries by three 16-lane gathers, the mobility and global
+    /// features' entries and the phase constant by one 8-lane gather, summed together.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx2")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vl,avx512vpopcntdq,avx2,popcnt")]
     fn sum_avx512(&self, base: usize, player: u64, opponent: u64) -> i32 {
         use othello_rules::movegen::x86::legal_moves_avx2;
+        use std::arch::x86_64::*;
         let w = &self.values[base..];
-        let groups = self.groups.sum_avx512(w, player, opponent);
+        let groups = self.groups.lanes_avx512(w, player, opponent);
         let (mine, theirs) = (legal_moves_avx2(player, opponent), legal_moves_avx2(opponent, player));
-        i32::from(w[0]) + groups + self.mobility_terms(w, player, opponent, mine, theirs)
+        let counts =
+            extract::Groups::extra_counts_avx512(player, opponent, mine, theirs, mobility_entries(mine, theirs));
+        let extra = self.groups.extra_lanes_avx2(w, counts);
+        _mm512_reduce_add_epi32(_mm512_add_epi32(groups, _mm512_zextsi256_si512(extra)))
     }
 
+    /// With AVX2: the groups' entries by six 8-lane gathers (or scalar reads with `loads`),
+    /// the mobility and global features' entries and the phase constant by one more.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,popcnt")]
     fn sum_avx2(&self, base: usize, player: u64, opponent: u64, loads: bool) -> i32 {
         use othello_rules::movegen::x86::legal_moves_avx2;
+        use std::arch::x86_64::*;
         let w = &self.values[base..];
-        let groups = if loads {
-            self.groups.sum_avx2_loads(w, player, opponent)
-        } else {
-            self.groups.sum_avx2(w, player, opponent)
-        };
         let (mine, theirs) = (legal_moves_avx2(player, opponent), legal_moves_avx2(opponent, player));
-        i32::from(w[0]) + groups + self.mobility_terms(w, player, opponent, mine, theirs)
+        let counts = extract::Groups::extra_counts_avx2(player, opponent, mine, theirs, mobility_entries(mine, theirs));
+        if loads {
+            self.groups.sum_avx2_loads(w, player, opponent) + self.groups.extra_sum_avx2_loads(w, counts)
+        } else {
+            let groups = self.groups.lanes_avx2(w, player, opponent);
+            extract::hsum_avx2(_mm256_add_epi32(groups, self.groups.extra_lanes_avx2(w, counts)))
+        }
     }
 
-    /// The mobility and global-feature entries, from the legal moves `mine` and `theirs`.
+    /// The mobility and global-feature entries, from the legal moves `mine` and `theirs`
+    /// (the portable and BMI2 extractions).
     #[inline(always)]
     fn mobility_terms(&self, w: &[i16], player: u64, opponent: u64, mine: u64, theirs: u64) -> i32 {
         let (m, t) = mobility_entries(mine, theirs);
         let mut sum = i32::from(w[(self.mobility + m) as usize]) + i32::from(w[(self.mobility + t) as usize]);
-        if self.globals_used {
-            // Overlapping bitboards (never a position) read as the player, as in every
-            // extraction.
-            for g in set::global_entries(player, opponent & !player, mine, theirs) {
-                sum += i32::from(w[(self.globals + g) as usize]);
-            }
+        // Overlapping bitboards (never a position) read as the player, as in every extraction.
+        for g in set::global_entries(player, opponent & !player, mine, theirs) {
+            sum += i32::from(w[(self.globals + g) as usize]);
         }
         sum
     }
@@ -413,8 +419,8 @@ impl PatternEval {
         let base = self.phase_base[empties.min(60) as usize] as usize;
         match self.extraction {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Avx512` is chosen only when the CPU reports AVX-512 F/BW/VBMI and AVX2
-            // (`Extraction::supported`).
+            // SAFETY: `Avx512` is chosen only when the CPU reports AVX-512 F/BW/VBMI/VL/VPOPCNTDQ,
+            // AVX2 and POPCNT (`Extraction::supported`).
             Extraction::Avx512 => unsafe { self.sum_avx512(base, p, o) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Avx2` is chosen only when the CPU reports AVX2 and POPCNT
@@ -437,7 +443,10 @@ fn has_avx512() -> bool {
         std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512vbmi")
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512vpopcntdq")
             && std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("popcnt")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {

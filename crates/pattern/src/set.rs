@@ -156,6 +156,49 @@ pub const QUADRANTS: [u64; 4] = [
     0xf0f0_f0f0_0000_0000,
 ];
 
+/// Where each global table starts (relative to the start of the global tables), in
+/// [`GLOBALS`] order.
+pub const GLOBAL_OFFSETS: [u32; 5] = {
+    let mut t = [0; 5];
+    let mut i = 1;
+    while i < GLOBALS.len() {
+        t[i] = t[i - 1] + GLOBALS[i - 1].size;
+        i += 1;
+    }
+    t
+};
+
+/// The first square of each quadrant (a1, e1, a5, e5): where [`fold_quadrants`] leaves its
+/// result.
+const QUADRANT_FIRST: u64 = 1 | 1 << 4 | 1 << 32 | 1 << 36;
+
+/// Each quadrant's 16 bits of `x` combined by `op` (`|`: whether any is set; `^`: their
+/// parity) onto the quadrant's first square ([`QUADRANT_FIRST`]); the other bits are 0. The
+/// four rows of each half fold onto its first row, then each 4-bit half-row onto its first
+/// bit: 8 shifts for the four quadrants at once.
+#[inline(always)]
+fn fold_quadrants(x: u64, op: impl Fn(u64, u64) -> u64) -> u64 {
+    let x = op(x, x >> 8);
+    let x = op(x, x >> 16);
+    let x = op(x, x >> 2);
+    op(x, x >> 1) & QUADRANT_FIRST
+}
+
+/// The odd-quadrants entry (relative to its table) for the empty squares `empty` and the legal
+/// moves `mine` and `theirs`: `5a + b`, `a` the quadrants with an odd number of empties where
+/// the side to move can play, `b` those where only the opponent can.
+#[inline(always)]
+pub fn quadrant_entry(empty: u64, mine: u64, theirs: u64) -> u32 {
+    let odd = fold_quadrants(empty, |a, b| a ^ b);
+    let can = fold_quadrants(mine, |a, b| a | b);
+    let only_theirs = fold_quadrants(theirs, |a, b| a | b) & !can;
+    5 * (odd & can).count_ones() + (odd & only_theirs).count_ones()
+}
+
+/// The potential mobility cap: a count above it reads the last entry (never reached by a
+/// position: an empty board has no opponent disc to be next to).
+pub const POTENTIAL_MOBILITY_CAP: u32 = 63;
+
 /// The entry of each global table (relative to the start of the global tables, in
 /// [`GLOBALS`] order) for the side to move's discs `player`, the opponent's `opponent`
 /// (disjoint) and their legal moves `mine` and `theirs`.
@@ -163,21 +206,14 @@ pub const QUADRANTS: [u64; 4] = [
 pub fn global_entries(player: u64, opponent: u64, mine: u64, theirs: u64) -> [u32; 5] {
     let empty = !(player | opponent);
     let near_empty = neighbours(empty);
-    let mut odd_mine = 0;
-    let mut odd_theirs = 0;
-    for q in QUADRANTS {
-        let odd = (empty & q).count_ones() & 1;
-        let can = u32::from(mine & q != 0);
-        let only_theirs = u32::from(mine & q == 0 && theirs & q != 0);
-        odd_mine += odd & can;
-        odd_theirs += odd & only_theirs;
-    }
+    let cap = POTENTIAL_MOBILITY_CAP;
+    let [pm, pt, fm, ft, q] = GLOBAL_OFFSETS;
     [
-        (empty & neighbours(opponent)).count_ones().min(63),
-        64 + (empty & neighbours(player)).count_ones().min(63),
-        128 + (player & near_empty).count_ones(),
-        193 + (opponent & near_empty).count_ones(),
-        258 + 5 * odd_mine + odd_theirs,
+        pm + (empty & neighbours(opponent)).count_ones().min(cap),
+        pt + (empty & neighbours(player)).count_ones().min(cap),
+        fm + (player & near_empty).count_ones(),
+        ft + (opponent & near_empty).count_ones(),
+        q + quadrant_entry(empty, mine, theirs),
     ]
 }
 
@@ -392,6 +428,8 @@ mod tests {
         assert_eq!(l.mobility, 1 + sizes);
         assert_eq!(l.globals, l.mobility + 2 * MOBILITY_CAP);
         assert_eq!(GLOBAL_ENTRIES, 64 + 64 + 65 + 65 + 25);
+        assert_eq!(GLOBAL_OFFSETS, [0, 64, 128, 193, 258]);
+        assert_eq!(POTENTIAL_MOBILITY_CAP, GLOBALS[0].size - 1);
         assert_eq!(l.per_phase, (l.globals + GLOBAL_ENTRIES) as usize);
         // The global tables are untied.
         assert!((l.globals..l.per_phase as u32).all(|i| l.canonical[i as usize] == i));
@@ -430,6 +468,39 @@ mod tests {
         let mine = 1u64;
         assert_eq!(global_entries(0, o, mine, 0)[4], 258 + 5);
         assert_eq!(global_entries(0, o, 0, mine)[4], 258 + 1);
+    }
+
+    /// The quadrant folds against a count per quadrant, on random bitboards.
+    #[test]
+    fn quadrant_entry_counts_each_quadrant() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut seen = [0u32; 25];
+        for n in 0..20_000 {
+            // Sparse move sets too, so that quadrants without a move occur.
+            let sparse = |v: u64, k: u32| if n % 3 == 0 { v } else { v & (v >> k) & (v << k) };
+            let (empty, mine, theirs) = (next(), sparse(next(), 3), sparse(next(), 5));
+            let (mut a, mut b) = (0, 0);
+            for q in QUADRANTS {
+                if (empty & q).count_ones() % 2 == 1 {
+                    if mine & q != 0 {
+                        a += 1;
+                    } else if theirs & q != 0 {
+                        b += 1;
+                    }
+                }
+            }
+            let got = quadrant_entry(empty, mine, theirs);
+            assert_eq!(got, 5 * a + b, "{empty:#x} {mine:#x} {theirs:#x}");
+            seen[got as usize] += 1;
+        }
+        // Every reachable entry (a + b <= 4) occurred.
+        assert!((0..25).all(|q| (seen[q] > 0) == (q / 5 + q % 5 <= 4)), "{seen:?}");
     }
 
     #[test]

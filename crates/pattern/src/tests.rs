@@ -506,7 +506,10 @@ fn the_fastest_supported_extraction_is_chosen() {
         let avx512 = std::is_x86_feature_detected!("avx512f")
             && std::is_x86_feature_detected!("avx512bw")
             && std::is_x86_feature_detected!("avx512vbmi")
-            && std::is_x86_feature_detected!("avx2");
+            && std::is_x86_feature_detected!("avx512vl")
+            && std::is_x86_feature_detected!("avx512vpopcntdq")
+            && std::is_x86_feature_detected!("avx2")
+            && std::is_x86_feature_detected!("popcnt");
         assert_eq!(Avx512.supported(), avx512);
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -523,4 +526,134 @@ fn gathers_count_as_slow_on_amd_only() {
         Some(v) => assert_eq!(slow_gathers(), gathers_microcoded(&v)),
         None => assert!(!slow_gathers()),
     }
+}
+
+/// The extra lanes of the vector extractions (mobility and global entries, phase constant)
+/// against the scalar entries, lane by lane, on random bitboards (overlapping ones too) and on
+/// positions of random games.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn extra_lanes_match_the_scalar_entries() {
+    if !Extraction::Avx2.supported() {
+        return;
+    }
+    let l = layout();
+    let g = groups();
+    let mut rng = SmallRng::seed_from_u64(24);
+    let mut boards: Vec<(u64, u64)> = random_positions(25, 20)
+        .iter()
+        .map(|p| (p.player().0, p.opponent().0))
+        .collect();
+    for n in 0..3000 {
+        let p: u64 = rng.random::<u64>() & rng.random::<u64>();
+        let o: u64 = rng.random::<u64>() & if n % 4 == 0 { u64::MAX } else { rng.random::<u64>() };
+        boards.push((p, o));
+    }
+    boards.extend([(0, 0), (u64::MAX, 0), (0, u64::MAX), (u64::MAX, u64::MAX)]);
+    let mut quadrants_seen = [false; 25];
+    for (p, o) in boards {
+        let (mine, theirs) = othello_rules::movegen::legal_moves_both(p, o & !p);
+        let (m, t) = mobility_entries(mine, theirs);
+        let e = set::global_entries(p, o & !p, mine, theirs);
+        quadrants_seen[(e[4] - set::GLOBAL_OFFSETS[4]) as usize] = true;
+        let want = [
+            l.globals + e[0],
+            l.mobility + m,
+            l.globals + e[1],
+            l.mobility + t,
+            l.globals + e[2],
+            l.globals + e[4],
+            l.globals + e[3],
+            0,
+        ];
+        let mut got = [0u32; extract::EXTRA_LANES];
+        // SAFETY: the CPU has AVX2 and POPCNT (checked above); writes 32 bytes into `got`.
+        unsafe {
+            let counts = extract::Groups::extra_counts_avx2(p, o, mine, theirs, (m, t));
+            let idx = g.extra_indices_avx2(counts);
+            std::arch::x86_64::_mm256_storeu_si256(got.as_mut_ptr().cast(), idx);
+        }
+        assert_eq!(got, want, "avx2 {p:#x} {o:#x}");
+        if Extraction::Avx512.supported() {
+            // SAFETY: the CPU has AVX-512 F/VL/VPOPCNTDQ (checked just above); writes 32 bytes
+            // into `got`.
+            unsafe {
+                let counts = extract::Groups::extra_counts_avx512(p, o, mine, theirs, (m, t));
+                let idx = g.extra_indices_avx2(counts);
+                std::arch::x86_64::_mm256_storeu_si256(got.as_mut_ptr().cast(), idx);
+            }
+            assert_eq!(got, want, "avx512 {p:#x} {o:#x}");
+        }
+    }
+    // 5a + b with a + b <= 4: 15 of the 25 entries can occur; all but "only the opponent can
+    // play in four odd quadrants" did.
+    let possible = |q: usize| q / 5 + q % 5 <= 4;
+    assert!((0..25).all(|q| !quadrants_seen[q] || possible(q)), "{quadrants_seen:?}");
+    assert!(
+        quadrants_seen.iter().filter(|&&s| s).count() >= 14,
+        "{quadrants_seen:?}"
+    );
+    // Every lane stays in its table, the last one in the phase's last entry.
+    assert_eq!(g.extra.last as usize, l.per_phase - 1);
+    for (k, (&off, &cap)) in g.extra.offset.iter().zip(&g.extra.cap).enumerate() {
+        assert!(off + cap <= g.extra.last, "lane {k}");
+    }
+}
+
+/// The extra lanes' gather reads each entry as 4 bytes: at each lane's largest value (the
+/// last entry of the phase for the odd quadrants, never reached by a position) it needs one
+/// entry past the phase (`PatternEval` pads its weights), and panics without it; the scalar
+/// reads do not.
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn extra_lanes_need_one_entry_past_the_phase() {
+    if !Extraction::Avx2.supported() {
+        return;
+    }
+    let g = groups();
+    let last = g.extra.last as usize;
+    assert_eq!(last, layout().per_phase - 1);
+    let w: Vec<i16> = (0..last + 2).map(|i| (i % 11) as i16 - 5).collect();
+    let above = [1000u32; extract::EXTRA_LANES];
+    let want: i32 = g
+        .extra
+        .offset
+        .iter()
+        .zip(&g.extra.cap)
+        .map(|(&o, &c)| i32::from(w[(o + c) as usize]))
+        .sum();
+    // SAFETY: the CPU has AVX2 (checked above); reads the 32 bytes of `above`.
+    let counts = unsafe { std::arch::x86_64::_mm256_loadu_si256(above.as_ptr().cast()) };
+    // SAFETY: as above.
+    assert_eq!(unsafe { extract::hsum_avx2(g.extra_lanes_avx2(&w, counts)) }, want);
+    // SAFETY: as above.
+    assert_eq!(unsafe { g.extra_sum_avx2_loads(&w[..last + 1], counts) }, want);
+    // SAFETY: as above.
+    let r = std::panic::catch_unwind(|| unsafe { g.extra_lanes_avx2(&w[..last + 1], counts) });
+    assert!(r.is_err());
+    // SAFETY: as above.
+    let r = std::panic::catch_unwind(|| unsafe { g.extra_sum_avx2_loads(&w[..last], counts) });
+    assert!(r.is_err());
+}
+
+/// The odd quadrants with AVX-512 masks against the scalar folds, on random bitboards (sparse
+/// move sets too, so that quadrants without a move occur).
+#[cfg(target_arch = "x86_64")]
+#[test]
+fn quadrant_entry_avx512_matches_the_folds() {
+    if !Extraction::Avx512.supported() {
+        return;
+    }
+    let mut rng = SmallRng::seed_from_u64(27);
+    let mut seen = [false; 25];
+    for n in 0..20_000 {
+        let sparse = |v: u64, k: u32| if n % 3 == 0 { v } else { v & (v >> k) & (v << k) };
+        let (empty, mine, theirs) = (rng.random::<u64>(), sparse(rng.random(), 3), sparse(rng.random(), 5));
+        let want = set::quadrant_entry(empty, mine, theirs);
+        seen[want as usize] = true;
+        // SAFETY: the CPU has AVX-512 F/VL/VPOPCNTDQ and POPCNT (checked above).
+        let got = unsafe { extract::quadrant_entry_avx512(empty, mine, theirs) };
+        assert_eq!(got, want, "{empty:#x} {mine:#x} {theirs:#x}");
+    }
+    assert_eq!(seen.iter().filter(|&&s| s).count(), 15);
 }

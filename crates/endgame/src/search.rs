@@ -1037,7 +1037,7 @@ search_impl!(
     #[target_feature(enable = "avx2,bmi1,lzcnt,popcnt")]
     fast,
     movegen::x86::legal_moves_avx2,
-    movegen::x86::flips_bmi
+    movegen::x86::flips_avx2
 );
 
 #[cfg(target_arch = "x86_64")]

@@ -9,8 +9,9 @@
 //! - [`portable`]: plain `u64` shifts (Kogge-Stone fills) and a bit-scan flip; always compiled.
 //! - [`Backend::Avx2`]: AVX2 move generation (the eight directions as four 64-bit lanes, each
 //!   shifted both ways) and the bit-scan flip with single-instruction `tzcnt`/`lzcnt`; perft
-//!   uses the AVX2 flip instead ([`x86::flips_avx2`]: the same lanes, filled from the played
-//!   square), which measured faster there (docs/BENCHMARKS.md, sixth session).
+//!   and the endgame solver use the AVX2 flip instead ([`x86::flips_avx2`]: the same lanes,
+//!   filled from the played square), which measured faster in both (docs/BENCHMARKS.md, sixth
+//!   session).
 //! - [`Backend::Bmi2`]: the AVX2 move generation and flips by `pext`/`pdep` (four lines of the
 //!   played square gathered into bytes, two small tables). Chosen only where `pext` is fast:
 //!   not on AMD before Zen 3 (family 0x17 and older), where it is microcoded.
@@ -352,7 +353,7 @@ pub fn pext_is_fast_on(vendor: &[u8; 12], family: u32) -> bool {
 /// call them from a function carrying at least the same `#[target_feature]` set, entered only
 /// after [`Backend::supported`] returned true for the back end that uses them:
 /// - [`Backend::Avx2`]: [`x86::legal_moves_avx2`] and [`x86::flips_bmi`] or [`x86::flips_avx2`]
-///   (`avx2,bmi1,lzcnt,popcnt`; perft uses the AVX2 flip);
+///   (`avx2,bmi1,lzcnt,popcnt`; perft and the endgame solver use the AVX2 flip);
 /// - [`Backend::Bmi2`]: [`x86::legal_moves_avx2`] and [`x86::flips_pext`]
 ///   (`avx2,bmi1,bmi2,lzcnt,popcnt`);
 /// - [`Backend::Avx512`]: [`x86::legal_moves_avx512`] and [`x86::flips_avx512`]

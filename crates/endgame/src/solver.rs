@@ -2,7 +2,7 @@
 
 use crate::cache::Cache;
 use crate::layout::Layout;
-use crate::search::{self, Ctx, EvalOrdering, OrderingEval, Techniques};
+use crate::search::{self, Ctx, EvalOrdering, OrderingEval, Probcut, Techniques};
 use othello_engine::Limits;
 use othello_rules::{Move, Position, Square, movegen};
 use othello_table::{BusySet, Table, TableStats, TranspositionTable};
@@ -15,6 +15,18 @@ use std::time::{Duration, Instant};
 /// 1 249.1 M / 1 250.6 M nodes, the 24-empty random lines 4 673.8 M / 4 705.2 M, base 1 295.7 M
 /// and 5 014.0 M), 4 kept (docs/BENCHMARKS.md).
 const ROOT_EVAL_PLIES: u32 = 4;
+
+/// The selective pre-solve's levels (confidence in hundredths of a standard deviation): with
+/// an ordering evaluation and at least [`PRESOLVE_MIN`] empty squares, an exact solve first
+/// runs a selective search at each level in turn, and its score is the exact search's first
+/// guess (see [`Probcut`]). Seventh session, 2026-12-01, nodes on FFO #40-#49 / the 24-empty
+/// random lines (docs/BENCHMARKS.md): none 1 194.7 M / 4 278.9 M; 1.5: 646.7 M / 3 200.1 M;
+/// 1.5 then 2.5: 624.0 M / 3 648.6 M; 1.2 then 2.0: 629.4 M / 3 454.2 M; 1.0, 1.5, 2.5:
+/// 611.2 M / 3 737.8 M. One level of 1.5 kept.
+const PRESOLVE: [Probcut; 1] = [Probcut { t: 150, level: 0 }];
+
+/// Fewest empty squares at which an exact solve starts with the selective pre-solve.
+const PRESOLVE_MIN: u32 = 18;
 
 /// How often the watcher of [`Solver::solve_within`] reads the clock and the stop flag.
 const WATCH_PERIOD: Duration = Duration::from_millis(1);
@@ -139,6 +151,13 @@ impl Techniques {
         self.last_four = on;
         self
     }
+
+    /// Sets [`Techniques::presolve`].
+    #[must_use]
+    pub fn with_presolve(mut self, on: bool) -> Techniques {
+        self.presolve = on;
+        self
+    }
 }
 
 /// The result of a solve.
@@ -169,13 +188,16 @@ pub struct Solution {
 /// Reuse changes node counts (not results): see `docs/conventions.md`; [`Solver::new_game`]
 /// empties the table, after which a solve counts what a fresh solver counts.
 ///
-/// The table is private: every entry in it is a full-depth result the solver itself stored,
-/// which is what lets the search trust any hit. No public method writes into it from outside.
+/// The table is private: every entry in it is a result to the end of the game that the solver
+/// itself stored, exact or from the selective pre-solve (tagged with its level, and then only a
+/// move to try first for the exact search), which is what lets the search trust any hit. No public method writes into it from outside.
 pub struct Solver {
     tt: TranspositionTable,
     threads: usize,
     tech: Techniques,
     ordering: Option<OrderingEval>,
+    /// The pre-solve's levels (empty when [`Techniques::presolve`] is off).
+    presolve: Vec<Probcut>,
     /// Nodes of the last call that searched (see [`Solver::last_nodes`]).
     last_nodes: u64,
 }
@@ -220,6 +242,11 @@ impl Solver {
             threads: config.threads.max(1),
             tech: techniques,
             ordering: config.ordering,
+            presolve: if techniques.presolve {
+                PRESOLVE.to_vec()
+            } else {
+                Vec::new()
+            },
             last_nodes: 0,
         }
     }
@@ -272,6 +299,7 @@ impl Solver {
                 weight: search::EVAL_SORT_WEIGHT,
             }),
             busy: None,
+            probcut: None,
         }
     }
 
@@ -484,9 +512,23 @@ impl Solver {
         } else {
             Vec::new()
         };
+        let empties = (layout.mask & !(p | o)).count_ones();
+        // The selective pre-solve's levels, whose scores are the exact search's first guess.
+        let levels: &[Probcut] = if hi - lo > 2 && self.ordering.is_some() && empties >= PRESOLVE_MIN {
+            &self.presolve
+        } else {
+            &[]
+        };
         let run = |ctx: &mut Ctx<'_>, order: &[u32]| {
             if hi - lo > 2 {
-                aspiration(ctx, p, o, lo, hi, order)
+                let mut order = order.to_vec();
+                let mut guess = 0;
+                for &level in levels {
+                    ctx.probcut = Some(level);
+                    guess = aspiration(ctx, p, o, lo, hi, &mut order, guess)?.0;
+                }
+                ctx.probcut = None;
+                aspiration(ctx, p, o, lo, hi, &mut order, guess)
             } else {
                 root_search(ctx, p, o, lo, hi, order)
             }
@@ -522,20 +564,30 @@ impl Solver {
     }
 }
 
-/// The exact value in `lo..=hi` by narrow windows `(g - 1, g + 1)` around a guess `g`: 0 first,
-/// then steps growing in the failing direction until the score is bracketed, then bisection.
-/// Narrow windows keep every node of the tree a null-window node, which costs far less than
-/// one full-window search when no evaluation gives a good first guess.
-fn aspiration(ctx: &mut Ctx<'_>, p: u64, o: u64, lo: i32, hi: i32, order: &[u32]) -> Option<(i32, u32)> {
+/// The exact value in `lo..=hi` by narrow windows `(g - 1, g + 1)` around a guess `g`: `guess`
+/// first (0, or the pre-solve's score, rounded to the scores' parity), then steps growing in
+/// the failing direction until the score is bracketed, then bisection. Narrow windows keep
+/// every node of the tree a null-window node, which costs far less than one full-window search.
+/// The move that reached a window goes first in `order` for the next windows (and the next
+/// call). In a selective search the bounds may contradict each other: the last one is then
+/// the answer.
+fn aspiration(
+    ctx: &mut Ctx<'_>,
+    p: u64,
+    o: u64,
+    lo: i32,
+    hi: i32,
+    order: &mut [u32],
+    guess: i32,
+) -> Option<(i32, u32)> {
     // The score is known to lie in `low..=high` (every score has the parity of `lo`).
     let (mut low, mut high) = (lo, hi);
-    let mut guess = 0.clamp(lo, hi);
+    let mut guess = (lo + (guess - lo).div_euclid(2) * 2).clamp(lo, hi);
     let mut step = 2;
-    let mut order = order.to_vec();
     loop {
         let (a, b) = ((guess - 1).max(low - 1), (guess + 1).min(high + 1));
         // Classes at the window edges mean "at most a" and "at least b".
-        let (v, sq) = root_search(ctx, p, o, a, b, &order)?;
+        let (v, sq) = root_search(ctx, p, o, a, b, order)?;
         if v > a {
             // The move that reached the window goes first in the next windows (the best move
             // is still the lowest index among the best, whatever the order).
@@ -551,7 +603,12 @@ fn aspiration(ctx: &mut Ctx<'_>, p: u64, o: u64, lo: i32, hi: i32, order: &[u32]
         } else {
             low = b + 1;
         }
-        if low >= high {
+        if low > high {
+            // Only a selective search, whose bounds are guesses, contradicts itself: its last
+            // bound is its answer.
+            return Some((v.clamp(lo, hi), sq));
+        }
+        if low == high {
             // Bracketed to one value: one more window proves it and finds its best move.
             guess = low;
             continue;
@@ -660,5 +717,48 @@ fn principal_variation(ctx: &mut Ctx<'_>, mut pos: Position, mut value: i32, lo:
         pv.push(Move::Place(sq));
         pos = child;
         value = -value;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use othello_rules::BoardSize;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    /// Pre-solve levels far less confident than the default, down to no margin at all, and a
+    /// less confident level after a more confident one: the selective searches then cut
+    /// almost everywhere and contradict themselves, and scores stay exact (the solver without
+    /// a pre-solve is the reference). A level's entries must serve a search at a lower level
+    /// (level 2 after level 1 reuses them) but never the exact search.
+    #[test]
+    fn reckless_presolve_levels_keep_exact_scores() {
+        let pattern = std::sync::Arc::new(othello_pattern::PatternEval::default());
+        let config = SolverConfig::default()
+            .with_tt_mib(8)
+            .with_ordering(move |p: &Position| othello_eval::Evaluator::evaluate(pattern.as_ref(), p));
+        let mut plain = Solver::with_techniques(config.clone(), Techniques::default().with_presolve(false));
+        let mut reckless = Solver::new(config);
+        reckless.presolve = vec![
+            Probcut { t: 0, level: 0 },
+            Probcut { t: 50, level: 2 },
+            Probcut { t: 0, level: 1 },
+        ];
+        let mut rng = SmallRng::seed_from_u64(99);
+        for i in 0..6 {
+            let mut pos = Position::start_of(BoardSize::Eight);
+            while pos.empty_count() > 18 + i % 3 {
+                let moves = pos.moves();
+                pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
+            }
+            let want = plain.solve(&pos, SolveMode::Exact);
+            let got = reckless.solve(&pos, SolveMode::Exact);
+            assert_eq!(
+                (got.score, got.best_move, got.pv.len()),
+                (want.score, want.best_move, want.pv.len()),
+                "{pos}"
+            );
+        }
     }
 }

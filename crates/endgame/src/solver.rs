@@ -189,8 +189,9 @@ pub struct Solution {
 /// empties the table, after which a solve counts what a fresh solver counts.
 ///
 /// The table is private: every entry in it is a result to the end of the game that the solver
-/// itself stored, exact or from the selective pre-solve (tagged with its level, and then only a
-/// move to try first for the exact search), which is what lets the search trust any hit. No public method writes into it from outside.
+/// itself stored, exact or from the selective pre-solve (tagged with its level, and then only
+/// a move to try first for the exact search), which is what lets the search trust any hit. No
+/// public method writes into it from outside.
 pub struct Solver {
     tt: TranspositionTable,
     threads: usize,

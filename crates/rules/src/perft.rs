@@ -210,7 +210,7 @@ macro_rules! three_flat_impl {
     ($(#[$attr:meta])* $three:ident, $count:path, $moves:path, $flips:path) => {
         $(#[$attr])*
         fn $three(p: u64, o: u64, moves: u64, mask: u64, scratch: &mut Scratch) -> u64 {
-            let mut kids = [(0u64, 0u64, 0u64); 64];
+            let Scratch { player: bp, opponent: bo, kids } = scratch;
             let mut len = 0;
             let mut rest = moves;
             while rest != 0 {
@@ -224,7 +224,6 @@ macro_rules! three_flat_impl {
                 k.2 = $moves(k.0, k.1) & mask;
             }
             let mut n = 0;
-            let Scratch { player: bp, opponent: bo } = scratch;
             let mut blen = 0;
             for &(np, no, m) in &kids[..len] {
                 if m == 0 {
@@ -258,6 +257,8 @@ const BATCH: usize = 256;
 /// The staged three-ply count's buffer of grandchildren (side to move's discs, the other
 /// side's), made once per count and lent down the recursion (zeroing it at each call cost 4%).
 struct Scratch {
+    /// The children: side to move's discs, the other side's, moves.
+    kids: [(u64, u64, u64); 64],
     player: [u64; BATCH],
     opponent: [u64; BATCH],
 }
@@ -265,6 +266,7 @@ struct Scratch {
 impl Scratch {
     fn new() -> Scratch {
         Scratch {
+            kids: [(0, 0, 0); 64],
             player: [0; BATCH],
             opponent: [0; BATCH],
         }

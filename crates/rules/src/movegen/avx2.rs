@@ -135,6 +135,24 @@ fn lanes_dir<const S: i32, const S2: i32>(pp: __m256i, om: __m256i) -> __m256i {
     _mm256_or_si256(_mm256_slli_epi64::<S>(fl), _mm256_srli_epi64::<S>(fr))
 }
 
+/// [`lanes_dir`] for the horizontal direction (shift 1), with the direction towards higher
+/// indices by a carry instead of a fill: adding to `om` its discs just past a player disc
+/// carries through each run of opponent discs that starts there and sets the square past the
+/// run (the runs stay within a row: `om` has no disc on columns a and h).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lanes_horizontal(pp: __m256i, om: __m256i) -> __m256i {
+    let start = _mm256_and_si256(om, _mm256_slli_epi64::<1>(pp));
+    let east = _mm256_andnot_si256(om, _mm256_add_epi64(om, start));
+    let mut fr = _mm256_and_si256(om, _mm256_srli_epi64::<1>(pp));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(om, _mm256_srli_epi64::<1>(fr)));
+    let pr = _mm256_and_si256(om, _mm256_srli_epi64::<1>(om));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srli_epi64::<2>(fr)));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srli_epi64::<2>(fr)));
+    _mm256_or_si256(east, _mm256_srli_epi64::<1>(fr))
+}
+
 /// The legal moves of four positions at once, one per 64-bit lane (`pp` the players' discs,
 /// `oo` the opponents'), not yet masked with the empty squares.
 #[cfg(target_arch = "x86_64")]
@@ -142,7 +160,7 @@ fn lanes_dir<const S: i32, const S2: i32>(pp: __m256i, om: __m256i) -> __m256i {
 #[inline]
 fn lanes_moves(pp: __m256i, oo: __m256i) -> __m256i {
     let om = _mm256_and_si256(oo, _mm256_set1_epi64x(INNER[0] as i64));
-    let m = _mm256_or_si256(lanes_dir::<1, 2>(pp, om), lanes_dir::<8, 16>(pp, oo));
+    let m = _mm256_or_si256(lanes_horizontal(pp, om), lanes_dir::<8, 16>(pp, oo));
     let m = _mm256_or_si256(m, lanes_dir::<9, 18>(pp, om));
     _mm256_or_si256(m, lanes_dir::<7, 14>(pp, om))
 }

@@ -205,9 +205,13 @@ macro_rules! three_impl {
 // the children (flips), then their moves, then the grandchildren of all of them (flips) into one
 // buffer, then the grandchildren's move counts in one flat loop. Each stage's loop has short,
 // independent iterations, so the CPU overlaps many of them, and the last loop runs for a whole
-// batch (about 80 grandchildren) instead of ending after each child's ten or so.
+// batch (about 80 grandchildren) instead of ending after each child's ten or so; `$count`
+// counts them four at a time (`leaves1_avx2`). The grandchildren's flips alternate between
+// `$flips` and `$flips2`: with the bmi2 back end, `pext` (scalar ports) and the AVX2 fill
+// (vector ports) side by side measured 1% faster than `pext` alone (docs/BENCHMARKS.md,
+// seventh session).
 macro_rules! three_flat_impl {
-    ($(#[$attr:meta])* $three:ident, $count:path, $moves:path, $flips:path) => {
+    ($(#[$attr:meta])* $three:ident, $count:path, $moves:path, $flips:path, $flips2:path) => {
         $(#[$attr])*
         fn $three(p: u64, o: u64, moves: u64, mask: u64, scratch: &mut Scratch) -> u64 {
             let Scratch { player: bp, opponent: bo, kids } = scratch;
@@ -240,6 +244,15 @@ macro_rules! three_flat_impl {
                     let sq = rest.trailing_zeros();
                     rest &= rest - 1;
                     let f = $flips(np, no, sq);
+                    bp[blen & (BATCH - 1)] = no ^ f;
+                    bo[blen & (BATCH - 1)] = np ^ f ^ (1 << sq);
+                    blen += 1;
+                    if rest == 0 {
+                        break;
+                    }
+                    let sq = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let f = $flips2(np, no, sq);
                     bp[blen & (BATCH - 1)] = no ^ f;
                     bo[blen & (BATCH - 1)] = np ^ f ^ (1 << sq);
                     blen += 1;
@@ -389,6 +402,7 @@ three_flat_impl!(
     three_avx2,
     movegen::x86::leaves1_avx2,
     movegen::x86::legal_moves_avx2,
+    movegen::x86::flips_avx2,
     movegen::x86::flips_avx2
 );
 
@@ -399,7 +413,8 @@ three_flat_impl!(
     three_bmi2,
     movegen::x86::leaves1_avx2,
     movegen::x86::legal_moves_avx2,
-    movegen::x86::flips_pext
+    movegen::x86::flips_pext,
+    movegen::x86::flips_avx2
 );
 
 #[cfg(target_arch = "x86_64")]

@@ -11,7 +11,8 @@
 //!   shifted both ways) and the bit-scan flip with single-instruction `tzcnt`/`lzcnt`; perft
 //!   and the endgame solver use the AVX2 flip instead ([`x86::flips_avx2`]: the same lanes,
 //!   filled from the played square), which measured faster in both (docs/BENCHMARKS.md, sixth
-//!   session).
+//!   session). Perft's last ply, with this back end and the BMI2 one, counts the moves of four
+//!   positions at a time, one per lane ([`x86::leaves1_avx2`]).
 //! - [`Backend::Bmi2`]: the AVX2 move generation and flips by `pext`/`pdep` (four lines of the
 //!   played square gathered into bytes, two small tables). Chosen only where `pext` is fast:
 //!   not on AMD before Zen 3 (family 0x17 and older), where it is microcoded.

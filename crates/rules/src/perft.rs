@@ -6,7 +6,9 @@
 //!
 //! Modes: plain [`perft`] (bulk counting at the last ply: the number of legal moves, or 1 for a
 //! pass or a finished game; with AVX-512 the last two plies are counted eight positions at a
-//! time, see `movegen::x86::perft3_avx512_icl`), [`divide`] (a count per root move), [`perft_hashed`] (a table
+//! time, see `movegen::x86::perft3_avx512_icl`; with the avx2 and bmi2 back ends the last three
+//! plies are counted in stages over a buffer of grandchildren, whose moves are counted four at
+//! a time by `movegen::x86::leaves1_avx2`), [`divide`] (a count per root move), [`perft_hashed`] (a table
 //! keyed by the full position and remaining depth, so it cannot give a false hit) and
 //! [`perft_parallel`] (tasks split a few plies below the root, shared by `threads` workers,
 //! which share one lock-free table).

@@ -6,9 +6,9 @@
 //!
 //! Modes: plain [`perft`] (bulk counting at the last ply: the number of legal moves, or 1 for a
 //! pass or a finished game; with AVX-512 the last two plies are counted eight positions at a
-//! time, see `movegen::x86::perft3_avx512_icl`; with the avx2 and bmi2 back ends the last three
-//! plies are counted in stages over a buffer of grandchildren, whose moves are counted four at
-//! a time by `movegen::x86::leaves1_avx2`), [`divide`] (a count per root move), [`perft_hashed`] (a table
+//! time, see `movegen::x86::perft3_avx512_icl`; with the other back ends the last three plies
+//! are counted in stages over a buffer of grandchildren, whose moves the avx2 and bmi2 back ends
+//! count four at a time by `movegen::x86::leaves1_avx2`), [`divide`] (a count per root move), [`perft_hashed`] (a table
 //! keyed by the full position and remaining depth, so it cannot give a false hit) and
 //! [`perft_parallel`] (tasks split a few plies below the root, shared by `threads` workers,
 //! which share one lock-free table).
@@ -389,13 +389,35 @@ macro_rules! perft_impl {
     };
 }
 
+// One subtree at a time: the reference the staged counts are tested against.
 three_impl!(
+    #[cfg(test)]
     #[inline]
     three_portable,
     portable::legal_moves,
     portable::flips,
     two_portable
 );
+
+three_flat_impl!(
+    #[inline]
+    three_portable_flat,
+    leaves1_portable,
+    portable::legal_moves,
+    portable::flips,
+    portable::flips
+);
+
+/// The leaves one ply below each position `(players[i], opponents[i])` (see
+/// `movegen::x86::leaves1_avx2`), one at a time.
+fn leaves1_portable(players: &[u64], opponents: &[u64], mask: u64) -> u64 {
+    let mut n = 0;
+    for (&p, &o) in players.iter().zip(opponents) {
+        let m = portable::legal_moves(p, o) & mask;
+        n += if m == 0 { 1 } else { m.count_ones() as u64 };
+    }
+    n
+}
 
 #[cfg(target_arch = "x86_64")]
 three_flat_impl!(
@@ -436,7 +458,7 @@ perft_impl!(
     portable::legal_moves,
     portable::flips,
     two_portable,
-    three_portable
+    three_portable_flat
 );
 
 #[cfg(target_arch = "x86_64")]

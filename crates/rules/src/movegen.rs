@@ -613,6 +613,8 @@ pub mod variants {
     /// it belongs to: `(name, flips)` for each one the CPU supports (the bit-scan flip compiled
     /// with BMI1/LZCNT, the AVX2 fill, `pext`/`pdep`, AVX-512). Tests compare them all.
     pub fn flips_x86(player: u64, opponent: u64, sq: u32) -> Vec<(&'static str, u64)> {
+        // Filled only on x86-64.
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut out = Vec::new();
         #[cfg(target_arch = "x86_64")]
         {

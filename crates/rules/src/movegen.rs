@@ -11,7 +11,8 @@
 //!   shifted both ways) and the bit-scan flip with single-instruction `tzcnt`/`lzcnt`; perft
 //!   and the endgame solver use the AVX2 flip instead ([`x86::flips_avx2`]: the same lanes,
 //!   filled from the played square), which measured faster in both (docs/BENCHMARKS.md, sixth
-//!   session).
+//!   session). Perft's last ply, with this back end and the BMI2 one, counts the moves of four
+//!   positions at a time, one per lane ([`x86::leaves1_avx2`]).
 //! - [`Backend::Bmi2`]: the AVX2 move generation and flips by `pext`/`pdep` (four lines of the
 //!   played square gathered into bytes, two small tables). Chosen only where `pext` is fast:
 //!   not on AMD before Zen 3 (family 0x17 and older), where it is microcoded.
@@ -363,7 +364,7 @@ pub fn pext_is_fast_on(vendor: &[u8; 12], family: u32) -> bool {
 /// (kept for comparison on other CPUs, and tested).
 pub mod x86 {
     #[cfg(target_arch = "x86_64")]
-    pub use super::avx2::{flips_avx2, flips_avx2_vec, perft2_avx2};
+    pub use super::avx2::{flips_avx2, flips_avx2_vec, leaves1_avx2, perft2_avx2};
     #[cfg(target_arch = "x86_64")]
     pub use super::avx512::{
         flips_avx512, has_avx512_icl, legal_moves_avx512, legal_moves_avx512vl, perft2_avx512, perft2_avx512_icl,
@@ -612,6 +613,8 @@ pub mod variants {
     /// it belongs to: `(name, flips)` for each one the CPU supports (the bit-scan flip compiled
     /// with BMI1/LZCNT, the AVX2 fill, `pext`/`pdep`, AVX-512). Tests compare them all.
     pub fn flips_x86(player: u64, opponent: u64, sq: u32) -> Vec<(&'static str, u64)> {
+        // Filled only on x86-64.
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut out = Vec::new();
         #[cfg(target_arch = "x86_64")]
         {

@@ -6,7 +6,9 @@
 //!
 //! Modes: plain [`perft`] (bulk counting at the last ply: the number of legal moves, or 1 for a
 //! pass or a finished game; with AVX-512 the last two plies are counted eight positions at a
-//! time, see `movegen::x86::perft3_avx512_icl`), [`divide`] (a count per root move), [`perft_hashed`] (a table
+//! time, see `movegen::x86::perft3_avx512_icl`; with the other back ends the last three plies
+//! are counted in stages over a buffer of grandchildren, whose moves the avx2 and bmi2 back ends
+//! count four at a time by `movegen::x86::leaves1_avx2`), [`divide`] (a count per root move), [`perft_hashed`] (a table
 //! keyed by the full position and remaining depth, so it cannot give a false hit) and
 //! [`perft_parallel`] (tasks split a few plies below the root, shared by `threads` workers,
 //! which share one lock-free table).
@@ -180,7 +182,7 @@ two_impl!(
 macro_rules! three_impl {
     ($(#[$attr:meta])* $three:ident, $moves:path, $flips:path, $two:path) => {
         $(#[$attr])*
-        fn $three(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
+        fn $three(p: u64, o: u64, moves: u64, mask: u64, _scratch: &mut Scratch) -> u64 {
             let mut n = 0;
             let mut rest = moves;
             while rest != 0 {
@@ -201,19 +203,104 @@ macro_rules! three_impl {
     };
 }
 
+// The count three plies down, in stages over whole batches rather than one subtree at a time:
+// the children (flips), then their moves, then the grandchildren of all of them (flips) into one
+// buffer, then the grandchildren's move counts in one flat loop. Each stage's loop has short,
+// independent iterations, so the CPU overlaps many of them, and the last loop runs for a whole
+// batch (about 80 grandchildren) instead of ending after each child's ten or so; `$count`
+// counts them four at a time (`leaves1_avx2`). The grandchildren's flips alternate between
+// `$flips` and `$flips2`: with the bmi2 back end, `pext` (scalar ports) and the AVX2 fill
+// (vector ports) side by side measured 1% faster than `pext` alone (docs/BENCHMARKS.md,
+// seventh session).
+macro_rules! three_flat_impl {
+    ($(#[$attr:meta])* $three:ident, $count:path, $moves:path, $flips:path, $flips2:path) => {
+        $(#[$attr])*
+        fn $three(p: u64, o: u64, moves: u64, mask: u64, scratch: &mut Scratch) -> u64 {
+            let Scratch { player: bp, opponent: bo, kids } = scratch;
+            let mut len = 0;
+            let mut rest = moves;
+            while rest != 0 {
+                let sq = rest.trailing_zeros();
+                rest &= rest - 1;
+                let f = $flips(p, o, sq);
+                kids[len & 63] = (o ^ f, p ^ f ^ (1 << sq), 0);
+                len += 1;
+            }
+            for k in &mut kids[..len] {
+                k.2 = $moves(k.0, k.1) & mask;
+            }
+            let mut n = 0;
+            let mut blen = 0;
+            for &(np, no, m) in &kids[..len] {
+                if m == 0 {
+                    // A pass: the other side's moves below it, or one leaf if none.
+                    n += ($moves(no, np) & mask).count_ones().max(1) as u64;
+                    continue;
+                }
+                if blen > BATCH - 64 {
+                    n += $count(&bp[..blen], &bo[..blen], mask);
+                    blen = 0;
+                }
+                let mut rest = m;
+                while rest != 0 {
+                    let sq = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let f = $flips(np, no, sq);
+                    bp[blen & (BATCH - 1)] = no ^ f;
+                    bo[blen & (BATCH - 1)] = np ^ f ^ (1 << sq);
+                    blen += 1;
+                    if rest == 0 {
+                        break;
+                    }
+                    let sq = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    let f = $flips2(np, no, sq);
+                    bp[blen & (BATCH - 1)] = no ^ f;
+                    bo[blen & (BATCH - 1)] = np ^ f ^ (1 << sq);
+                    blen += 1;
+                }
+            }
+            n + $count(&bp[..blen], &bo[..blen], mask)
+        }
+    };
+}
+
+/// Grandchildren buffered by the staged three-ply count (a power of two, at least 128: a
+/// child adds at most 64).
+const BATCH: usize = 256;
+
+/// The staged three-ply count's buffer of grandchildren (side to move's discs, the other
+/// side's), made once per count and lent down the recursion (zeroing it at each call cost 4%).
+struct Scratch {
+    /// The children: side to move's discs, the other side's, moves.
+    kids: [(u64, u64, u64); 64],
+    player: [u64; BATCH],
+    opponent: [u64; BATCH],
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        Scratch {
+            kids: [(0, 0, 0); 64],
+            player: [0; BATCH],
+            opponent: [0; BATCH],
+        }
+    }
+}
+
 // The recursion, written once and compiled twice: for the portable code and, on x86-64, with
 // the AVX2/BMI features enabled so the fast move generator inlines into it.
 macro_rules! perft_impl {
     ($(#[$attr:meta])* $plain:ident, $hashed:ident, $hashed_keyed:ident, $moves:path, $flips:path, $two:path, $three:path) => {
         $(#[$attr])*
-        fn $plain(p: u64, o: u64, mask: u64, depth: u32) -> u64 {
+        fn $plain(p: u64, o: u64, mask: u64, depth: u32, s: &mut Scratch) -> u64 {
             let moves = $moves(p, o) & mask;
             if moves == 0 {
                 // A pass (a ply) or a finished game (one leaf).
                 if depth == 1 || $moves(o, p) & mask == 0 {
                     return 1;
                 }
-                return $plain(o, p, mask, depth - 1);
+                return $plain(o, p, mask, depth - 1, s);
             }
             if depth == 1 {
                 return moves.count_ones() as u64;
@@ -222,7 +309,7 @@ macro_rules! perft_impl {
                 return $two(p, o, moves, mask);
             }
             if depth == 3 {
-                return $three(p, o, moves, mask);
+                return $three(p, o, moves, mask, s);
             }
             let mut n = 0;
             let mut rest = moves;
@@ -230,23 +317,25 @@ macro_rules! perft_impl {
                 let sq = rest.trailing_zeros();
                 rest &= rest - 1;
                 let f = $flips(p, o, sq);
-                n += $plain(o ^ f, p ^ f ^ (1 << sq), mask, depth - 1);
+                n += $plain(o ^ f, p ^ f ^ (1 << sq), mask, depth - 1, s);
             }
             n
         }
 
         $(#[$attr])*
-        fn $hashed(p: u64, o: u64, mask: u64, depth: u32, table: &PerftTable) -> u64 {
+        fn $hashed(p: u64, o: u64, mask: u64, depth: u32, table: &PerftTable, s: &mut Scratch) -> u64 {
             if depth < HASH_MIN_DEPTH {
-                return $plain(p, o, mask, depth);
+                return $plain(p, o, mask, depth, s);
             }
             let (cp, co) = canonical(p, o, table.size);
-            $hashed_keyed(p, o, cp, co, mask, depth, table)
+            $hashed_keyed(p, o, cp, co, mask, depth, table, s)
         }
 
         /// `$hashed` with the table key `(cp, co)` of `(p, o)` already computed: the children's
         /// keys are computed and their buckets prefetched before the first child is counted,
         /// so the memory latency of each probe overlaps the counting of its elder siblings.
+        // The position, its key, the board and depth, the table and the buffer: all needed.
+        #[allow(clippy::too_many_arguments)]
         $(#[$attr])*
         fn $hashed_keyed(
             p: u64,
@@ -256,13 +345,14 @@ macro_rules! perft_impl {
             mask: u64,
             depth: u32,
             table: &PerftTable,
+            s: &mut Scratch,
         ) -> u64 {
             if let Some(n) = table.probe(cp, co, depth) {
                 return n;
             }
             let moves = $moves(p, o) & mask;
             let n = if moves == 0 {
-                if $moves(o, p) & mask == 0 { 1 } else { $hashed(o, p, mask, depth - 1, table) }
+                if $moves(o, p) & mask == 0 { 1 } else { $hashed(o, p, mask, depth - 1, table, s) }
             } else if depth > HASH_MIN_DEPTH {
                 let mut kids = [(0u64, 0u64, 0u64, 0u64); 64];
                 let mut len = 0;
@@ -279,7 +369,7 @@ macro_rules! perft_impl {
                 }
                 let mut n = 0;
                 for &(np, no, kp, ko) in &kids[..len] {
-                    n += $hashed_keyed(np, no, kp, ko, mask, depth - 1, table);
+                    n += $hashed_keyed(np, no, kp, ko, mask, depth - 1, table, s);
                 }
                 n
             } else {
@@ -289,7 +379,7 @@ macro_rules! perft_impl {
                     let sq = rest.trailing_zeros();
                     rest &= rest - 1;
                     let f = $flips(p, o, sq);
-                    n += $plain(o ^ f, p ^ f ^ (1 << sq), mask, depth - 1);
+                    n += $plain(o ^ f, p ^ f ^ (1 << sq), mask, depth - 1, s);
                 }
                 n
             };
@@ -299,7 +389,9 @@ macro_rules! perft_impl {
     };
 }
 
+// One subtree at a time: the reference the staged counts are tested against.
 three_impl!(
+    #[cfg(test)]
     #[inline]
     three_portable,
     portable::legal_moves,
@@ -307,24 +399,46 @@ three_impl!(
     two_portable
 );
 
+three_flat_impl!(
+    #[inline]
+    three_portable_flat,
+    leaves1_portable,
+    portable::legal_moves,
+    portable::flips,
+    portable::flips
+);
+
+/// The leaves one ply below each position `(players[i], opponents[i])` (see
+/// `movegen::x86::leaves1_avx2`), one at a time.
+fn leaves1_portable(players: &[u64], opponents: &[u64], mask: u64) -> u64 {
+    let mut n = 0;
+    for (&p, &o) in players.iter().zip(opponents) {
+        let m = portable::legal_moves(p, o) & mask;
+        n += if m == 0 { 1 } else { m.count_ones() as u64 };
+    }
+    n
+}
+
 #[cfg(target_arch = "x86_64")]
-three_impl!(
+three_flat_impl!(
     #[target_feature(enable = "avx2,bmi1,lzcnt,popcnt")]
     #[inline]
     three_avx2,
+    movegen::x86::leaves1_avx2,
     movegen::x86::legal_moves_avx2,
     movegen::x86::flips_avx2,
-    two_avx2
+    movegen::x86::flips_avx2
 );
 
 #[cfg(target_arch = "x86_64")]
-three_impl!(
+three_flat_impl!(
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     #[inline]
     three_bmi2,
+    movegen::x86::leaves1_avx2,
     movegen::x86::legal_moves_avx2,
     movegen::x86::flips_pext,
-    two_bmi2
+    movegen::x86::flips_avx2
 );
 
 #[cfg(target_arch = "x86_64")]
@@ -344,7 +458,7 @@ perft_impl!(
     portable::legal_moves,
     portable::flips,
     two_portable,
-    three_portable
+    three_portable_flat
 );
 
 #[cfg(target_arch = "x86_64")]
@@ -383,6 +497,15 @@ perft_impl!(
     three_avx512
 );
 
+// The three plies of the AVX-512 back end on CPUs with the newer extensions, in the shape the
+// recursion calls (it needs no buffer).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512vl,avx512cd,avx512bw,avx512vbmi2,avx512vpopcntdq,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[inline]
+fn three_avx512icl(p: u64, o: u64, moves: u64, mask: u64, _scratch: &mut Scratch) -> u64 {
+    movegen::x86::perft3_avx512_icl(p, o, moves, mask)
+}
+
 // The AVX-512 back end on CPUs with the newer extensions (see `perft2_avx512_icl`).
 #[cfg(target_arch = "x86_64")]
 perft_impl!(
@@ -395,44 +518,46 @@ perft_impl!(
     movegen::x86::legal_moves_avx512,
     movegen::x86::flips_avx512,
     movegen::x86::perft2_avx512_icl,
-    movegen::x86::perft3_avx512_icl
+    three_avx512icl
 );
 
 fn run_plain(backend: Backend, p: u64, o: u64, mask: u64, depth: u32) -> u64 {
     debug_assert!(backend.supported());
+    let mut s = Scratch::new();
     #[cfg(target_arch = "x86_64")]
     // SAFETY: every caller passes `movegen::backend()` (whose features were checked when it was
     // chosen) or a back end it checked with `Backend::supported`; each instantiation needs
     // exactly the features of its back end.
     unsafe {
         match backend {
-            Backend::Avx2 => return plain_avx2(p, o, mask, depth),
-            Backend::Bmi2 => return plain_bmi2(p, o, mask, depth),
+            Backend::Avx2 => return plain_avx2(p, o, mask, depth, &mut s),
+            Backend::Bmi2 => return plain_bmi2(p, o, mask, depth, &mut s),
             // The extensions were checked by `has_avx512_icl`.
-            Backend::Avx512 if movegen::x86::has_avx512_icl() => return plain_avx512icl(p, o, mask, depth),
-            Backend::Avx512 => return plain_avx512(p, o, mask, depth),
+            Backend::Avx512 if movegen::x86::has_avx512_icl() => return plain_avx512icl(p, o, mask, depth, &mut s),
+            Backend::Avx512 => return plain_avx512(p, o, mask, depth, &mut s),
             Backend::Portable => {}
         }
     }
-    plain_portable(p, o, mask, depth)
+    plain_portable(p, o, mask, depth, &mut s)
 }
 
 fn run_hashed(backend: Backend, p: u64, o: u64, mask: u64, depth: u32, table: &PerftTable) -> u64 {
     debug_assert!(backend.supported());
+    let mut s = Scratch::new();
     #[cfg(target_arch = "x86_64")]
     // SAFETY: as in `run_plain`.
     unsafe {
         match backend {
-            Backend::Avx2 => return hashed_avx2(p, o, mask, depth, table),
-            Backend::Bmi2 => return hashed_bmi2(p, o, mask, depth, table),
+            Backend::Avx2 => return hashed_avx2(p, o, mask, depth, table, &mut s),
+            Backend::Bmi2 => return hashed_bmi2(p, o, mask, depth, table, &mut s),
             Backend::Avx512 if movegen::x86::has_avx512_icl() => {
-                return hashed_avx512icl(p, o, mask, depth, table);
+                return hashed_avx512icl(p, o, mask, depth, table, &mut s);
             }
-            Backend::Avx512 => return hashed_avx512(p, o, mask, depth, table),
+            Backend::Avx512 => return hashed_avx512(p, o, mask, depth, table, &mut s),
             Backend::Portable => {}
         }
     }
-    hashed_portable(p, o, mask, depth, table)
+    hashed_portable(p, o, mask, depth, table, &mut s)
 }
 
 /// The number of leaves `depth` plies below `pos` (see the module docs for the convention).
@@ -641,7 +766,7 @@ mod tests {
                     let moves = portable::legal_moves(p, o) & mask;
                     if moves != 0 {
                         let want = two_portable(p, o, moves, mask);
-                        let want3 = three_portable(p, o, moves, mask);
+                        let want3 = three_portable(p, o, moves, mask, &mut Scratch::new());
                         assert_eq!(want, run_plain(Backend::Portable, p, o, mask, 2));
                         assert_eq!(want3, run_plain(Backend::Portable, p, o, mask, 3));
                         if checked % 16 == 0 {
@@ -685,6 +810,99 @@ mod tests {
             }
         }
         assert!(checked > 3000, "{checked}");
+    }
+
+    /// The staged three-ply count on random dense boards (not from play: up to 30 moves with up
+    /// to 30 each), so its buffer fills past a batch and is counted in several parts, against
+    /// the one-subtree-at-a-time count and, on some, the naive reference.
+    #[test]
+    fn staged_three_ply_count_on_crowded_buffers() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mask = BoardSize::Eight.mask().0;
+        let (mut big, mut checked) = (0, 0);
+        while big < 30 {
+            let (a, b, c) = (next(), next(), next());
+            // A quarter of the squares the player's, three eighths the opponent's: about one
+            // board in 300 then has more grandchildren than a batch holds.
+            let p = a & !b;
+            let o = b & !a | a & b & c;
+            let moves = portable::legal_moves(p, o);
+            if moves == 0 {
+                continue;
+            }
+            let grandchildren: u32 = (0..64)
+                .filter(|&sq| moves >> sq & 1 != 0)
+                .map(|sq| {
+                    let f = portable::flips(p, o, sq);
+                    portable::legal_moves(o ^ f, p ^ f ^ (1 << sq)).count_ones()
+                })
+                .sum();
+            let want = three_portable(p, o, moves, mask, &mut Scratch::new());
+            for backend in Backend::ALL {
+                if backend.supported() {
+                    assert_eq!(run_plain(backend, p, o, mask, 3), want, "{p:#x} {o:#x} {backend:?}");
+                }
+            }
+            if grandchildren as usize > BATCH {
+                big += 1;
+                if big % 10 == 0 {
+                    let pos = Position::from_raw_unchecked(p, o, crate::Color::Black, BoardSize::Eight);
+                    assert_eq!(crate::reference::perft(&pos, 3), want, "{pos}");
+                }
+            }
+            checked += 1;
+        }
+        assert!(checked >= big, "{checked}");
+    }
+
+    /// `leaves1_avx2` against one position at a time, for every length up to 13 (full groups of
+    /// four and every remainder) on positions from random play, passes and finished games
+    /// among them.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn leaves1_avx2_counts_each_position() {
+        if !Backend::Avx2.supported() {
+            return;
+        }
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for size in BoardSize::ALL {
+            let mut positions = Vec::new();
+            for _game in 0..6 {
+                let mut pos = Position::start_of(size);
+                loop {
+                    positions.push(pos);
+                    if pos.is_game_over() {
+                        break;
+                    }
+                    let all = pos.moves();
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos = pos.play_unchecked(all[(seed % all.len() as u64) as usize]);
+                }
+            }
+            let mask = size.mask().0;
+            for len in 0..=13 {
+                for group in positions.chunks(len.max(1)) {
+                    let group = &group[..len.min(group.len())];
+                    let ps: Vec<u64> = group.iter().map(|g| g.player().0).collect();
+                    let os: Vec<u64> = group.iter().map(|g| g.opponent().0).collect();
+                    let want: u64 = group
+                        .iter()
+                        .map(|g| crate::reference::legal_moves(g).0.count_ones().max(1) as u64)
+                        .sum();
+                    // SAFETY: the AVX2 back end's features were checked above.
+                    let n = unsafe { movegen::x86::leaves1_avx2(&ps, &os, mask) };
+                    assert_eq!(n, want, "{size:?} len {len}");
+                }
+            }
+        }
     }
 
     #[test]

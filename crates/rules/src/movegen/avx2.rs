@@ -114,3 +114,103 @@ pub fn perft2_avx2(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
     }
     n
 }
+
+/// One direction pair (shift `S` both ways, `S2 = 2 * S`) of the move generation with one
+/// position per 64-bit lane: the moves of `pp` through the opponent discs `om` (already masked
+/// for the direction's wrap-around) towards higher and lower indices.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lanes_dir<const S: i32, const S2: i32>(pp: __m256i, om: __m256i) -> __m256i {
+    let mut fl = _mm256_and_si256(om, _mm256_slli_epi64::<S>(pp));
+    let mut fr = _mm256_and_si256(om, _mm256_srli_epi64::<S>(pp));
+    fl = _mm256_or_si256(fl, _mm256_and_si256(om, _mm256_slli_epi64::<S>(fl)));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(om, _mm256_srli_epi64::<S>(fr)));
+    let pl = _mm256_and_si256(om, _mm256_slli_epi64::<S>(om));
+    let pr = _mm256_srli_epi64::<S>(pl);
+    fl = _mm256_or_si256(fl, _mm256_and_si256(pl, _mm256_slli_epi64::<S2>(fl)));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srli_epi64::<S2>(fr)));
+    fl = _mm256_or_si256(fl, _mm256_and_si256(pl, _mm256_slli_epi64::<S2>(fl)));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srli_epi64::<S2>(fr)));
+    _mm256_or_si256(_mm256_slli_epi64::<S>(fl), _mm256_srli_epi64::<S>(fr))
+}
+
+/// [`lanes_dir`] for the horizontal direction (shift 1), with the direction towards higher
+/// indices by a carry instead of a fill: adding to `om` its discs just past a player disc
+/// carries through each run of opponent discs that starts there and sets the square past the
+/// run (the runs stay within a row: `om` has no disc on columns a and h).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lanes_horizontal(pp: __m256i, om: __m256i) -> __m256i {
+    let start = _mm256_and_si256(om, _mm256_slli_epi64::<1>(pp));
+    let east = _mm256_andnot_si256(om, _mm256_add_epi64(om, start));
+    let mut fr = _mm256_and_si256(om, _mm256_srli_epi64::<1>(pp));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(om, _mm256_srli_epi64::<1>(fr)));
+    let pr = _mm256_and_si256(om, _mm256_srli_epi64::<1>(om));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srli_epi64::<2>(fr)));
+    fr = _mm256_or_si256(fr, _mm256_and_si256(pr, _mm256_srli_epi64::<2>(fr)));
+    _mm256_or_si256(east, _mm256_srli_epi64::<1>(fr))
+}
+
+/// The legal moves of four positions at once, one per 64-bit lane (`pp` the players' discs,
+/// `oo` the opponents'), not yet masked with the empty squares.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lanes_moves(pp: __m256i, oo: __m256i) -> __m256i {
+    let om = _mm256_and_si256(oo, _mm256_set1_epi64x(INNER[0] as i64));
+    let m = _mm256_or_si256(lanes_horizontal(pp, om), lanes_dir::<8, 16>(pp, oo));
+    let m = _mm256_or_si256(m, lanes_dir::<9, 18>(pp, om));
+    _mm256_or_si256(m, lanes_dir::<7, 14>(pp, om))
+}
+
+/// The number of discs in each 64-bit lane.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lanes_popcount(x: __m256i) -> __m256i {
+    let table = _mm256_setr_epi8(
+        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+    );
+    let low = _mm256_set1_epi8(0x0f);
+    let lo = _mm256_shuffle_epi8(table, _mm256_and_si256(x, low));
+    let hi = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi64::<4>(x), low));
+    _mm256_sad_epu8(_mm256_add_epi8(lo, hi), _mm256_setzero_si256())
+}
+
+/// The leaves one ply below each position `(players[i], opponents[i])`: its number of legal
+/// moves within `mask`, or 1 when it has none (a pass or a finished game). Four positions at a
+/// time, one per 64-bit lane; `players` and `opponents` have the same length.
+///
+/// # Safety
+/// Outside a function with the same target features, call it only when the CPU supports the
+/// AVX2 back end (see [`super::Backend::Avx2`] and [`super::Backend::supported`]).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,lzcnt,popcnt")]
+#[inline]
+pub fn leaves1_avx2(players: &[u64], opponents: &[u64], mask: u64) -> u64 {
+    assert_eq!(players.len(), opponents.len());
+    let mm = _mm256_set1_epi64x(mask as i64);
+    let zero = _mm256_setzero_si256();
+    let mut acc = zero;
+    let mut ps = players.chunks_exact(4);
+    let mut os = opponents.chunks_exact(4);
+    for (p, o) in (&mut ps).zip(&mut os) {
+        // Four consecutive `u64`: the compiler makes each one load.
+        let pp = _mm256_set_epi64x(p[3] as i64, p[2] as i64, p[1] as i64, p[0] as i64);
+        let oo = _mm256_set_epi64x(o[3] as i64, o[2] as i64, o[1] as i64, o[0] as i64);
+        let empty = _mm256_andnot_si256(_mm256_or_si256(pp, oo), mm);
+        let m = _mm256_and_si256(lanes_moves(pp, oo), empty);
+        // A lane without moves counts 1: its compare with zero is -1, subtracted.
+        let n = _mm256_sub_epi64(lanes_popcount(m), _mm256_cmpeq_epi64(m, zero));
+        acc = _mm256_add_epi64(acc, n);
+    }
+    let mut n = 0;
+    for (&p, &o) in ps.remainder().iter().zip(os.remainder()) {
+        let m = super::x86::legal_moves_avx2(p, o) & mask;
+        n += if m == 0 { 1 } else { m.count_ones() as u64 };
+    }
+    let s = _mm_add_epi64(_mm256_castsi256_si128(acc), _mm256_extracti128_si256(acc, 1));
+    n + (_mm_cvtsi128_si64(s) as u64).wrapping_add(_mm_extract_epi64::<1>(s) as u64)
+}

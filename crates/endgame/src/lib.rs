@@ -9,25 +9,31 @@
 //! # Design
 //! Everything runs on raw side-relative bitboards `(player, opponent)` with the fast move
 //! generator of `othello_rules::movegen`, in layers by number of empty squares (see `search`):
-//! - **root**: PVS over the moves sorted fastest-first; a later move must beat the best, a move
-//!   with a lower square index only has to equal it, so ties go to the lowest index whatever
-//!   the search order or the thread timing;
-//! - **far from the leaves** (more than 7 empty squares): stop check, stability cut-off,
-//!   transposition table (a shared [`othello_table::TranspositionTable`] from 13 empty squares,
-//!   a small lock-free table of each thread's own below; every entry is a full-depth bound, so
-//!   any hit is usable), fastest-first move ordering (fewest opponent moves, corners counted
-//!   twice, then the opponent's potential mobility, parity and square quality), from 14 empty
-//!   squares combined with a 1- to 3-ply search with a mobility/corner evaluation, PVS inside
-//!   open windows, null windows elsewhere;
-//! - **near the leaves** (5 to 7): no table, no sorting: odd quadrants first (parity), then
+//! - **root**: narrow aspiration windows around a first guess, each a PVS over the moves (the
+//!   table move, then an ordering evaluation's order when there is one); a later move must
+//!   beat the best, a move with a lower square index only has to equal it, so ties go to the
+//!   lowest index whatever the search order or the thread timing;
+//! - **selective pre-solve** (with an ordering evaluation, from 18 empty squares): a first
+//!   search with probable cut-offs by the evaluation (Edax's and Egaroucid's probcut) gives the
+//!   first guess, which the exact search then only has to confirm; its table entries are
+//!   tagged as selective and never serve the exact search as bounds;
+//! - **far from the leaves** (more than 6 empty squares): stop check, stability cut-off,
+//!   transposition table (a shared [`othello_table::TranspositionTable`] from 11 empty squares,
+//!   a small lock-free table of each thread's own from 8 to 10; every exact entry is a
+//!   full-depth bound, so any hit is usable), enhanced transposition cut-offs, fastest-first
+//!   move ordering (fewest opponent moves, corners counted twice, then the opponent's potential
+//!   mobility, parity and square quality), from 14 empty squares combined with a shallow
+//!   search by the ordering evaluation (or a built-in mobility/corner one), PVS inside open
+//!   windows, null windows elsewhere;
+//! - **near the leaves** (5 and 6): no table, no sorting: odd quadrants first (parity), then
 //!   Edax's static square order, with the stability cut-off;
 //! - **last four squares**: no move generation, parity order; the last square is scored from a
 //!   flip count alone (a 2 KiB line table), Edax's `count_last_flip`.
 //!
-//! Threads: lazy SMP at the root. Helper threads solve the root moves in rotated orders and
-//! fill the shared table; the main thread's result is the one returned, so scores and best
-//! moves are those of a single-threaded solve. [`Solver::score_moves`] instead shares the moves
-//! among the threads.
+//! Threads: lazy SMP at the root with ABDADA-style busy marks. Helper threads take the root
+//! moves in the cheap fastest-first order and fill the shared table; the main thread's result
+//! is the one returned, so scores and best moves are those of a single-threaded solve.
+//! [`Solver::score_moves`] instead shares the moves among the threads.
 //!
 //! The recursion is compiled once per move-generation back end of the rules crate (portable,
 //! AVX2, BMI2, AVX-512); `OTHELLO_BACKEND=portable|avx2|bmi2|avx512` forces one

@@ -347,6 +347,10 @@ impl PatternEval {
         self.extraction
     }
 
+    /// Out of line: inlined into [`PatternEval::raw`] it gave every extraction's call the
+    /// portable code's stack frame and saved registers (about 25 instructions per evaluation,
+    /// docs/BENCHMARKS.md, seventh session).
+    #[inline(never)]
     fn sum_portable(&self, base: usize, player: u64, opponent: u64) -> i32 {
         let w = &self.values[base..];
         let idx = self.groups.indices_portable(player, opponent);

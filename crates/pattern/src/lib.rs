@@ -177,7 +177,11 @@ impl Extraction {
     /// so `OTHELLO_BACKEND=avx2` or `bmi2` on an AVX-512 machine evaluates as a CPU without
     /// AVX-512 would, and `OTHELLO_BACKEND=portable` runs the portable code throughout.
     pub fn best() -> Extraction {
-        let backend = othello_rules::movegen::backend();
+        Extraction::best_within(othello_rules::movegen::backend())
+    }
+
+    /// The fastest extraction this CPU supports within the back end `backend`.
+    fn best_within(backend: othello_rules::movegen::Backend) -> Extraction {
         Extraction::first_of(|x| x.supported() && x.within(backend), slow_gathers())
     }
 

@@ -529,6 +529,19 @@ fn extractions_stay_within_the_move_generation_back_end() {
     assert_eq!(within(Backend::Avx2), [Portable, Avx2, Avx2Loads]);
     assert_eq!(within(Backend::Bmi2), [Portable, Bmi2, Avx2, Avx2Loads]);
     assert_eq!(within(Backend::Avx512), Extraction::ALL);
+    // On this CPU, within each back end it supports: a supported extraction within it, the
+    // same as `best` for the back end in use.
+    for b in Backend::ALL.into_iter().filter(|b| b.supported()) {
+        let x = Extraction::best_within(b);
+        assert!(x.supported() && x.within(b), "{b:?}: {x:?}");
+        if b == Backend::Portable {
+            assert_eq!(x, Portable);
+        }
+    }
+    assert_eq!(
+        Extraction::best_within(othello_rules::movegen::backend()),
+        Extraction::best()
+    );
     // What `best` picks within each back end on a CPU with everything: the AVX2 gathers (or
     // the scalar reads where gathers are slow) without AVX-512, the portable code alone.
     for slow in [false, true] {

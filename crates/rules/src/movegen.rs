@@ -684,6 +684,21 @@ mod tests {
     }
 
     #[test]
+    fn variants_run_exactly_the_supported_back_ends() {
+        let p = 1u64 << 35 | 1 << 28;
+        let o = 1u64 << 27 | 1 << 36;
+        for b in Backend::ALL {
+            let (moves, f) = (variants::legal_moves_with(b, p, o), variants::flips_with(b, p, o, 19));
+            if b.supported() {
+                assert_eq!(moves, Some(1u64 << 19 | 1 << 26 | 1 << 37 | 1 << 44), "{b:?}");
+                assert_eq!(f, Some(1 << 27), "{b:?}");
+            } else {
+                assert_eq!((moves, f), (None, None), "{b:?}");
+            }
+        }
+    }
+
+    #[test]
     fn rays_do_not_wrap() {
         // From h1 (7) going east there is nothing; going south-west reaches a8 diagonally.
         assert_eq!(RAYS[7][0], 0);

@@ -13,7 +13,8 @@
 //! - [`weights`]: the weights file format (header with magic, version, pattern-set id, phases,
 //!   scale and checksum; little-endian `i16` weights) and its typed errors.
 //! - [`PatternEval`]: the evaluator. Indices are extracted per call from the bitboards, each
-//!   group read straight from the board ([`Extraction`], chosen at run time): with AVX-512 VBMI
+//!   group read straight from the board ([`Extraction`], chosen at run time within the rules
+//!   crate's move-generation back end, which `OTHELLO_BACKEND` forces): with AVX-512 VBMI
 //!   all 46 indices at once by byte permutations and the table entries by gathers; with BMI2
 //!   by `pext` on the board's symmetry images; portable code otherwise. All give the same
 //!   scores (tested against each other and a slow reference).
@@ -171,9 +172,31 @@ impl Extraction {
         Extraction::Portable,
     ];
 
-    /// The fastest extraction this CPU supports.
+    /// The fastest extraction this CPU supports within the rules crate's move-generation back
+    /// end ([`movegen::backend`](othello_rules::movegen::backend), see [`Extraction::within`]):
+    /// so `OTHELLO_BACKEND=avx2` or `bmi2` on an AVX-512 machine evaluates as a CPU without
+    /// AVX-512 would, and `OTHELLO_BACKEND=portable` runs the portable code throughout.
     pub fn best() -> Extraction {
-        Extraction::first_of(Extraction::supported, slow_gathers())
+        Extraction::best_within(othello_rules::movegen::backend())
+    }
+
+    /// The fastest extraction this CPU supports within the back end `backend`.
+    fn best_within(backend: othello_rules::movegen::Backend) -> Extraction {
+        Extraction::first_of(|x| x.supported() && x.within(backend), slow_gathers())
+    }
+
+    /// Whether the extraction needs no instruction set beyond those of the move-generation
+    /// back end `backend`: AVX-512 only with [`Backend::Avx512`](othello_rules::movegen::Backend),
+    /// `pext` only with the back ends that use it (BMI2, AVX-512), AVX2 with any x86 back end,
+    /// the portable code with all. (Whether the CPU has the features is [`Extraction::supported`].)
+    pub fn within(self, backend: othello_rules::movegen::Backend) -> bool {
+        use othello_rules::movegen::Backend;
+        match self {
+            Extraction::Portable => true,
+            Extraction::Bmi2 => matches!(backend, Backend::Bmi2 | Backend::Avx512),
+            Extraction::Avx2 | Extraction::Avx2Loads => backend != Backend::Portable,
+            Extraction::Avx512 => backend == Backend::Avx512,
+        }
     }
 
     /// The first extraction of [`Extraction::PREFERENCE`] that `supported` accepts (the
@@ -328,6 +351,10 @@ impl PatternEval {
         self.extraction
     }
 
+    /// Out of line: inlined into [`PatternEval::raw`] it gave every extraction's call the
+    /// portable code's stack frame and saved registers (about 25 instructions per evaluation,
+    /// docs/BENCHMARKS.md, seventh session).
+    #[inline(never)]
     fn sum_portable(&self, base: usize, player: u64, opponent: u64) -> i32 {
         let w = &self.values[base..];
         let idx = self.groups.indices_portable(player, opponent);

@@ -485,15 +485,19 @@ fn the_fastest_supported_extraction_is_chosen() {
     let mut want = Extraction::ALL.to_vec();
     want.sort_by_key(|x| x.name());
     assert_eq!(all, want, "every extraction has its place");
-    // This CPU: the first it supports.
+    // This CPU: the first it supports within the move-generation back end in use.
     let best = Extraction::best();
-    assert!(best.supported());
+    let backend = othello_rules::movegen::backend();
+    assert!(best.supported() && best.within(backend));
     for x in Extraction::PREFERENCE {
         if x == best {
             break;
         }
         let skipped = x == Avx2 && slow_gathers();
-        assert!(!x.supported() || skipped, "{x:?} is faster than {best:?}");
+        assert!(
+            !x.supported() || !x.within(backend) || skipped,
+            "{x:?} is faster than {best:?}"
+        );
     }
     assert_eq!(PatternEval::new(&random_weights(20, 1, 100)).extraction(), best);
     // The features each needs, as the CPU reports them.
@@ -514,6 +518,43 @@ fn the_fastest_supported_extraction_is_chosen() {
     }
     #[cfg(not(target_arch = "x86_64"))]
     assert_eq!(best, Portable);
+}
+
+#[test]
+fn extractions_stay_within_the_move_generation_back_end() {
+    use Extraction::*;
+    use othello_rules::movegen::Backend;
+    let within = |b: Backend| -> Vec<Extraction> { Extraction::ALL.into_iter().filter(|x| x.within(b)).collect() };
+    assert_eq!(within(Backend::Portable), [Portable]);
+    assert_eq!(within(Backend::Avx2), [Portable, Avx2, Avx2Loads]);
+    assert_eq!(within(Backend::Bmi2), [Portable, Bmi2, Avx2, Avx2Loads]);
+    assert_eq!(within(Backend::Avx512), Extraction::ALL);
+    // On this CPU, within each back end it supports: a supported extraction within it, the
+    // same as `best` for the back end in use.
+    for b in Backend::ALL.into_iter().filter(|b| b.supported()) {
+        let x = Extraction::best_within(b);
+        assert!(x.supported() && x.within(b), "{b:?}: {x:?}");
+        if b == Backend::Portable {
+            assert_eq!(x, Portable);
+        }
+    }
+    assert_eq!(
+        Extraction::best_within(othello_rules::movegen::backend()),
+        Extraction::best()
+    );
+    // What `best` picks within each back end on a CPU with everything: the AVX2 gathers (or
+    // the scalar reads where gathers are slow) without AVX-512, the portable code alone.
+    for slow in [false, true] {
+        let avx2 = if slow { Avx2Loads } else { Avx2 };
+        for (b, want) in [
+            (Backend::Portable, Portable),
+            (Backend::Avx2, avx2),
+            (Backend::Bmi2, avx2),
+            (Backend::Avx512, Avx512),
+        ] {
+            assert_eq!(Extraction::first_of(|x| x.within(b), slow), want, "{b:?} {slow}");
+        }
+    }
 }
 
 #[test]

@@ -8,11 +8,12 @@
 //! Back ends ([`Backend`]) sit side by side with identical signatures:
 //! - [`portable`]: plain `u64` shifts (Kogge-Stone fills) and a bit-scan flip; always compiled.
 //! - [`Backend::Avx2`]: AVX2 move generation (the eight directions as four 64-bit lanes, each
-//!   shifted both ways) and the bit-scan flip with single-instruction `tzcnt`/`lzcnt`; perft
-//!   and the endgame solver use the AVX2 flip instead ([`x86::flips_avx2`]: the same lanes,
-//!   filled from the played square), which measured faster in both (docs/BENCHMARKS.md, sixth
-//!   session). Perft's last ply, with this back end and the BMI2 one, counts the moves of four
-//!   positions at a time, one per lane ([`x86::leaves1_avx2`]).
+//!   shifted both ways) and the AVX2 flip ([`x86::flips_avx2`]: the same lanes, filled from the
+//!   played square), which measured faster than the bit-scan flip with single-instruction
+//!   `tzcnt`/`lzcnt` ([`x86::flips_bmi`]) in perft, the endgame solver and the search
+//!   (docs/BENCHMARKS.md, sixth and seventh sessions). Perft's last ply, with this back end and
+//!   the BMI2 one, counts the moves of four positions at a time, one per lane
+//!   ([`x86::leaves1_avx2`]).
 //! - [`Backend::Bmi2`]: the AVX2 move generation and flips by `pext`/`pdep` (four lines of the
 //!   played square gathered into bytes, two small tables). Chosen only where `pext` is fast:
 //!   not on AMD before Zen 3 (family 0x17 and older), where it is microcoded.
@@ -194,12 +195,14 @@ pub fn legal_moves_both(player: u64, opponent: u64) -> (u64, u64) {
 /// The opponent discs flipped when `player` plays on square `sq` (0..64); empty when the move
 /// flips nothing (that is, when it is not legal). `sq` must be an empty square.
 ///
-/// The portable bit-scan code, inlined, except with the BMI2 and AVX-512 back ends, whose
-/// flips pay for the call (docs/BENCHMARKS.md). Hot loops compiled with the x86 features (perft, the
-/// endgame solver) inline the functions of [`x86`] instead.
+/// Each back end's flip: the portable bit-scan code, the AVX2 fill ([`x86::flips_avx2`]) with
+/// the AVX2 back end, `pext` with BMI2 and the AVX-512 flip (docs/BENCHMARKS.md). Hot loops
+/// compiled with the x86 features (perft, the endgame solver) inline the functions of [`x86`]
+/// instead.
 #[inline]
 pub fn flips(player: u64, opponent: u64, sq: u32) -> u64 {
     match chosen() {
+        AVX2 => x86::flips_256(player, opponent, sq),
         BMI2 => x86::flips_bmi2(player, opponent, sq),
         AVX512 => x86::flips_512(player, opponent, sq),
         _ => portable::flips(player, opponent, sq),
@@ -353,8 +356,8 @@ pub fn pext_is_fast_on(vendor: &[u8; 12], family: u32) -> bool {
 /// perft) can be compiled with the same features and inline them, as [`crate::perft`] does:
 /// call them from a function carrying at least the same `#[target_feature]` set, entered only
 /// after [`Backend::supported`] returned true for the back end that uses them:
-/// - [`Backend::Avx2`]: [`x86::legal_moves_avx2`] and [`x86::flips_bmi`] or [`x86::flips_avx2`]
-///   (`avx2,bmi1,lzcnt,popcnt`; perft and the endgame solver use the AVX2 flip);
+/// - [`Backend::Avx2`]: [`x86::legal_moves_avx2`] and [`x86::flips_avx2`]
+///   (`avx2,bmi1,lzcnt,popcnt`; [`x86::flips_bmi`] is the bit-scan alternative);
 /// - [`Backend::Bmi2`]: [`x86::legal_moves_avx2`] and [`x86::flips_pext`]
 ///   (`avx2,bmi1,bmi2,lzcnt,popcnt`);
 /// - [`Backend::Avx512`]: [`x86::legal_moves_avx512`] and [`x86::flips_avx512`]
@@ -491,6 +494,19 @@ pub mod x86 {
         super::portable::flips(player, opponent, sq)
     }
 
+    #[cfg(target_arch = "x86_64")]
+    #[inline]
+    pub(super) fn flips_256(player: u64, opponent: u64, sq: u32) -> u64 {
+        // SAFETY: only called when the chosen back end is AVX2, which `Backend::supported`
+        // confirmed.
+        unsafe { flips_avx2(player, opponent, sq) }
+    }
+
+    #[cfg(not(target_arch = "x86_64"))]
+    pub(super) fn flips_256(player: u64, opponent: u64, sq: u32) -> u64 {
+        super::portable::flips(player, opponent, sq)
+    }
+
     #[cfg(not(target_arch = "x86_64"))]
     pub(super) fn flips_bmi2(player: u64, opponent: u64, sq: u32) -> u64 {
         super::portable::flips(player, opponent, sq)
@@ -599,7 +615,7 @@ pub mod variants {
             use super::x86;
             match backend {
                 Backend::Portable => super::portable::flips(player, opponent, sq),
-                Backend::Avx2 => x86::flips_bmi(player, opponent, sq),
+                Backend::Avx2 => x86::flips_avx2(player, opponent, sq),
                 Backend::Bmi2 => x86::flips_pext(player, opponent, sq),
                 Backend::Avx512 => x86::flips_avx512(player, opponent, sq),
             }
@@ -669,6 +685,21 @@ mod tests {
         assert_eq!(portable::flips(p, o, 19), 1 << 27); // d3 flips d4
         assert_eq!(flips(p, o, 19), 1 << 27);
         assert_eq!(portable::flips(p, o, 0), 0);
+    }
+
+    #[test]
+    fn variants_run_exactly_the_supported_back_ends() {
+        let p = 1u64 << 35 | 1 << 28;
+        let o = 1u64 << 27 | 1 << 36;
+        for b in Backend::ALL {
+            let (moves, f) = (variants::legal_moves_with(b, p, o), variants::flips_with(b, p, o, 19));
+            if b.supported() {
+                assert_eq!(moves, Some(1u64 << 19 | 1 << 26 | 1 << 37 | 1 << 44), "{b:?}");
+                assert_eq!(f, Some(1 << 27), "{b:?}");
+            } else {
+                assert_eq!((moves, f), (None, None), "{b:?}");
+            }
+        }
     }
 
     #[test]

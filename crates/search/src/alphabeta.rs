@@ -21,11 +21,12 @@
 //! original window, so every stored bound is true.
 
 use crate::heuristics::NO_SQUARE;
+use crate::kernel::Kernel;
 use crate::ordering::{MovePicker, OrderingHints};
 use crate::score::INFINITY;
 use crate::worker::Worker;
 use othello_eval::Evaluator;
-use othello_rules::{Move, Square, movegen};
+use othello_rules::{Move, Square};
 use othello_table::Table;
 use othello_table::{Bound, BusySet};
 
@@ -50,25 +51,43 @@ pub(crate) const HISTORY_MIN_DEPTH: u32 = 2;
 impl<E: Evaluator, T: Table> Worker<'_, E, T> {
     /// The fail-soft value of `(p, o)` searched `depth` discs deep in the window
     /// `(alpha, beta)`, `ply` plies below the root. Returns 0 (to be ignored) when aborted.
-    pub(crate) fn search(&mut self, p: u64, o: u64, depth: u32, mut alpha: i32, mut beta: i32, ply: usize) -> i32 {
+    /// Runs the copy of the recursion compiled for the move-generation back end in use
+    /// (`kernel.rs`).
+    #[inline]
+    pub(crate) fn search(&mut self, p: u64, o: u64, depth: u32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        crate::kernel::search_with(self.backend, self, p, o, depth, alpha, beta, ply)
+    }
+
+    /// [`Worker::search`] with the move generation of `G`; its recursion goes through
+    /// `G::search`, so it stays in `G`'s copy.
+    #[inline(always)]
+    pub(crate) fn search_body<G: Kernel>(
+        &mut self,
+        p: u64,
+        o: u64,
+        depth: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
         self.pv.clear(ply);
         if self.enter() {
             return 0;
         }
-        let moves = movegen::legal_moves(p, o) & self.mask;
+        let moves = G::legal_moves(p, o) & self.mask;
         if moves == 0 {
-            if movegen::legal_moves(o, p) & self.mask == 0 {
+            if G::legal_moves(o, p) & self.mask == 0 {
                 return self.final_value(p, o);
             }
             if depth == 0 {
-                return self.horizon(p, o, 0, ply, alpha, beta);
+                return self.horizon::<G>(p, o, 0, ply, alpha, beta);
             }
-            let s = -self.search(o, p, depth, -beta, -alpha, ply + 1);
+            let s = -G::search(self, o, p, depth, -beta, -alpha, ply + 1);
             self.pv.update_pass(ply);
             return s;
         }
         if depth == 0 {
-            return self.horizon(p, o, moves, ply, alpha, beta);
+            return self.horizon::<G>(p, o, moves, ply, alpha, beta);
         }
 
         let pv_node = beta - alpha > 1;
@@ -130,7 +149,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         let mut deferred = 0u64;
         loop {
             let history = (self.history && depth >= HISTORY_MIN_DEPTH).then(|| self.heuristics.history(color));
-            let (sq, picked) = match picker.next_with(history) {
+            let (sq, picked) = match picker.next_with_gen::<G>(history) {
                 Some(sq) => (sq, true),
                 None if deferred != 0 => {
                     let sq = deferred.trailing_zeros() as u8;
@@ -139,7 +158,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
                 }
                 None => break,
             };
-            let f = movegen::flips(p, o, u32::from(sq));
+            let f = G::flips(p, o, u32::from(sq));
             let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
             if picked && check_children && searched > 0 && busy.is_some_and(|b| b.is_busy(BusySet::key(np, no))) {
                 deferred |= 1 << sq;
@@ -148,13 +167,13 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
             let s = if depth == 1 && !self.quiescence {
                 // A horizon child's value does not depend on the window: no null window, no
                 // re-search, no call.
-                -self.leaf(np, no, ply + 1)
+                -self.leaf::<G>(np, no, ply + 1)
             } else if searched == 0 || !self.pvs {
-                -self.search(np, no, depth - 1, -beta, -alpha, ply + 1)
+                -G::search(self, np, no, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let s = -self.search(np, no, depth - 1, -alpha - 1, -alpha, ply + 1);
+                let s = -G::search(self, np, no, depth - 1, -alpha - 1, -alpha, ply + 1);
                 if s > alpha && s < beta && !self.aborted {
-                    -self.search(np, no, depth - 1, -beta, -alpha, ply + 1)
+                    -G::search(self, np, no, depth - 1, -beta, -alpha, ply + 1)
                 } else {
                     s
                 }
@@ -210,23 +229,23 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
     }
 
     /// A node at depth 0 without quiescence: what [`Worker::search`] computes for it, inline.
-    #[inline]
-    fn leaf(&mut self, p: u64, o: u64, ply: usize) -> i32 {
+    #[inline(always)]
+    fn leaf<G: Kernel>(&mut self, p: u64, o: u64, ply: usize) -> i32 {
         self.pv.clear(ply);
         if self.enter() {
             return 0;
         }
-        if movegen::legal_moves(p, o) & self.mask == 0 && movegen::legal_moves(o, p) & self.mask == 0 {
+        if G::legal_moves(p, o) & self.mask == 0 && G::legal_moves(o, p) & self.mask == 0 {
             return self.final_value(p, o);
         }
         self.evaluate(p, o, ply)
     }
 
     /// The value at the horizon: the evaluation, or quiescence when it is on.
-    #[inline]
-    pub(crate) fn horizon(&mut self, p: u64, o: u64, moves: u64, ply: usize, alpha: i32, beta: i32) -> i32 {
+    #[inline(always)]
+    pub(crate) fn horizon<G: Kernel>(&mut self, p: u64, o: u64, moves: u64, ply: usize, alpha: i32, beta: i32) -> i32 {
         if self.quiescence {
-            self.quiesce_moves(p, o, moves, crate::quiescence::QUIESCENCE_PLIES, ply, alpha, beta)
+            self.quiesce_moves::<G>(p, o, moves, crate::quiescence::QUIESCENCE_PLIES, ply, alpha, beta)
         } else {
             self.evaluate(p, o, ply)
         }

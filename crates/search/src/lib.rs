@@ -39,7 +39,9 @@
 //! `root` (tie rule, windows, multi-PV, partial iterations), `deepening` (iterative deepening
 //! and aspiration), `threads` (Lazy SMP), `endgame` (handing the root to `othello-endgame`),
 //! `limits` and the clock, `stats`. The hot path works on raw side-relative bitboards with the
-//! rules crate's [`movegen`](othello_rules::movegen) and never allocates. The reference
+//! rules crate's [`movegen`](othello_rules::movegen) and never allocates; `kernel` compiles it
+//! once per move-generation back end (as the endgame solver does), so that the back end's move
+//! generation and flips inline into it, and picks the copy once per call from the root. The reference
 //! algorithms ([`Algorithm::Minimax`], [`Algorithm::Negamax`]) use no table and no ordering;
 //! the integration tests check every pruning search against them on random positions.
 //!
@@ -59,13 +61,15 @@
 //! assert!(pos.is_legal(result.best_move));
 //! ```
 #![deny(missing_docs)]
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 mod alphabeta;
 mod config;
 mod deepening;
 mod endgame;
 mod heuristics;
+#[allow(unsafe_code, reason = "entering the copies compiled with x86 target features")]
+mod kernel;
 mod limits;
 pub mod ordering;
 mod pv;

@@ -15,7 +15,7 @@
 //! choice is deterministic. The picker never yields a square twice nor an illegal square: the
 //! "move picker perft" test runs perft through it and compares with the rules crate's perft.
 
-use othello_rules::movegen;
+use crate::kernel::{Dispatch, MoveGen};
 
 /// What the picker knows about a node besides its legal moves.
 #[derive(Clone, Copy, Debug, Default)]
@@ -81,7 +81,8 @@ impl<'a> MovePicker<'a> {
         Some(sq)
     }
 
-    fn build(&mut self, history: Option<&[u32; 64]>) {
+    #[inline(always)]
+    fn build<G: MoveGen>(&mut self, history: Option<&[u32; 64]>) {
         self.keyed = self.ordering.mobility || history.is_some();
         if !self.keyed {
             return;
@@ -92,9 +93,9 @@ impl<'a> MovePicker<'a> {
             rest &= rest - 1;
             let mut key = 0i32;
             if self.ordering.mobility {
-                let f = movegen::flips(self.player, self.opponent, sq);
+                let f = G::flips(self.player, self.opponent, sq);
                 let (np, no) = (self.opponent ^ f, self.player ^ f ^ (1u64 << sq));
-                let replies = (movegen::legal_moves(np, no) & self.mask).count_ones() as i32;
+                let replies = (G::legal_moves(np, no) & self.mask).count_ones() as i32;
                 key -= replies * MOBILITY_WEIGHT;
             }
             if let Some(h) = history {
@@ -110,6 +111,13 @@ impl<'a> MovePicker<'a> {
     /// reaches the third stage.
     #[inline]
     pub fn next_with(&mut self, history: Option<&[u32; 64]>) -> Option<u8> {
+        self.next_with_gen::<Dispatch>(history)
+    }
+
+    /// [`MovePicker::next_with`] with the move generation of `G` (the search's copy for its
+    /// back end, `kernel.rs`).
+    #[inline(always)]
+    pub(crate) fn next_with_gen<G: MoveGen>(&mut self, history: Option<&[u32; 64]>) -> Option<u8> {
         loop {
             match self.stage {
                 Stage::Table => {
@@ -125,7 +133,7 @@ impl<'a> MovePicker<'a> {
                     }
                 }
                 Stage::Build => {
-                    self.build(history);
+                    self.build::<G>(history);
                     self.stage = Stage::Rest;
                 }
                 Stage::Rest => {

@@ -17,6 +17,7 @@
 //! [`crate::reference::negamax_with`] and [`crate::reference::minimax_with`] compute the same
 //! definition slowly, and the search must agree with them exactly.
 
+use crate::kernel::Kernel;
 use crate::worker::Worker;
 use othello_eval::Evaluator;
 use othello_rules::{BoardSize, movegen};
@@ -32,22 +33,33 @@ pub const fn noisy_moves(moves: u64, size: BoardSize) -> u64 {
 }
 
 impl<E: Evaluator, T: Table> Worker<'_, E, T> {
-    /// A quiescence node below the horizon (counted as a node and a quiescence node).
-    fn quiesce(&mut self, p: u64, o: u64, plies: u32, ply: usize, alpha: i32, beta: i32) -> i32 {
+    /// A quiescence node below the horizon (counted as a node and a quiescence node), with
+    /// the move generation of `G` (its recursion goes through `G::quiesce`).
+    #[inline(always)]
+    pub(crate) fn quiesce_body<G: Kernel>(
+        &mut self,
+        p: u64,
+        o: u64,
+        plies: u32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.stats.quiescence_nodes += 1;
         if self.enter() {
             return 0;
         }
-        let moves = movegen::legal_moves(p, o) & self.mask;
-        if moves == 0 && movegen::legal_moves(o, p) & self.mask == 0 {
+        let moves = G::legal_moves(p, o) & self.mask;
+        if moves == 0 && G::legal_moves(o, p) & self.mask == 0 {
             return self.final_value(p, o);
         }
-        self.quiesce_moves(p, o, moves, plies, ply, alpha, beta)
+        self.quiesce_moves::<G>(p, o, moves, plies, ply, alpha, beta)
     }
 
     /// Fail-soft quiescence of a position whose legal squares are `moves` and which is not over.
     #[allow(clippy::too_many_arguments, reason = "the hot recursion passes its state explicitly")]
-    pub(crate) fn quiesce_moves(
+    #[inline(always)]
+    pub(crate) fn quiesce_moves<G: Kernel>(
         &mut self,
         p: u64,
         o: u64,
@@ -67,8 +79,8 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         while noisy != 0 {
             let sq = noisy.trailing_zeros();
             noisy &= noisy - 1;
-            let f = movegen::flips(p, o, sq);
-            let s = -self.quiesce(o ^ f, p ^ f ^ (1u64 << sq), plies - 1, ply + 1, -beta, -alpha);
+            let f = G::flips(p, o, sq);
+            let s = -G::quiesce(self, o ^ f, p ^ f ^ (1u64 << sq), plies - 1, ply + 1, -beta, -alpha);
             if self.aborted {
                 return 0;
             }

@@ -6,6 +6,7 @@ use crate::pv::PvTable;
 use crate::score::{DISC, leaf_value};
 use crate::{SearchConfig, SearchStats};
 use othello_eval::Evaluator;
+use othello_rules::movegen::{self, Backend};
 use othello_rules::{BoardSize, Color, Position, final_score};
 use othello_table::{BoardTable, Table};
 
@@ -25,6 +26,8 @@ pub(crate) struct Worker<'a, E: Evaluator, T: Table> {
     pub(crate) killers: bool,
     pub(crate) history: bool,
     pub(crate) mobility: bool,
+    /// The move-generation back end whose copy of the recursion runs (`kernel.rs`).
+    pub(crate) backend: Backend,
     pub(crate) size: BoardSize,
     pub(crate) mask: u64,
     pub(crate) corners: u64,
@@ -66,6 +69,7 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
             killers: config.killers,
             history: config.history,
             mobility: config.mobility_ordering,
+            backend: movegen::backend(),
             size,
             mask: size.mask().0,
             corners: size.corners().0,

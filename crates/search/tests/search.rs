@@ -305,6 +305,38 @@ fn picker_perft(p: u64, o: u64, mask: u64, depth: u32, rng: &mut SmallRng) -> u6
     n
 }
 
+/// With mobility ordering alone, the picker gives the moves fewest opponent replies first,
+/// the lowest square among equals (the replies counted here through `Position`).
+#[test]
+fn the_picker_orders_by_fewest_replies() {
+    let mut positions = random_positions(BoardSize::Eight, 40, 6..54, 13);
+    positions.extend(random_positions(BoardSize::Six, 10, 4..26, 14));
+    let mut keyed = 0;
+    for pos in &positions {
+        let moves = pos.legal_moves();
+        let ordering = OrderingHints {
+            mobility: true,
+            ..OrderingHints::default()
+        };
+        let got: Vec<u8> =
+            MovePicker::new(pos.player().0, pos.opponent().0, pos.size().mask().0, moves.0, ordering).collect();
+        let mut want: Vec<(u32, u8)> = moves
+            .into_iter()
+            .map(|sq| {
+                let child = pos.play_unchecked(Move::Place(sq));
+                (child.legal_moves().0.count_ones(), sq.index() as u8)
+            })
+            .collect();
+        want.sort_unstable();
+        keyed += usize::from(want.windows(2).any(|w| w[0].0 != w[1].0 && w[0].1 > w[1].1));
+        assert_eq!(got, want.iter().map(|w| w.1).collect::<Vec<_>>(), "{pos}");
+    }
+    assert!(
+        keyed > 20,
+        "the order differs from square order in {keyed} positions only"
+    );
+}
+
 #[test]
 fn move_picker_perft_equals_rules_perft() {
     let mut rng = SmallRng::seed_from_u64(10);

@@ -442,31 +442,31 @@ macro_rules! search_impl {
                         tt_sq = e.best as u32;
                     }
                 } else if use_table {
-                    if let Some(e) = c.tt.probe(p, o).filter(|e| usable(e.depth, level)) {
-                        // Every entry is a result to the end of the game, exact or (in a
-                        // selective search) at least as confident as this one.
-                        let s = e.score as i32;
-                        match e.bound {
-                            Bound::Exact => return s,
-                            Bound::Lower => {
-                                if s >= beta {
-                                    return s;
+                    if let Some(e) = c.tt.probe(p, o) {
+                        // Every entry is a result to the end of the game: its bounds serve
+                        // when it is exact or (in a selective search) at least as confident
+                        // as this search; a less confident search's move still orders this one.
+                        if usable(e.depth, level) {
+                            let s = e.score as i32;
+                            match e.bound {
+                                Bound::Exact => return s,
+                                Bound::Lower => {
+                                    if s >= beta {
+                                        return s;
+                                    }
+                                    alpha = alpha.max(s);
                                 }
-                                alpha = alpha.max(s);
-                            }
-                            Bound::Upper => {
-                                if s <= alpha {
-                                    return s;
+                                Bound::Upper => {
+                                    if s <= alpha {
+                                        return s;
+                                    }
+                                    beta = beta.min(s);
                                 }
-                                beta = beta.min(s);
                             }
                         }
                         if let Some(Move::Place(sq)) = e.best_move {
                             tt_sq = sq.index() as u32;
                         }
-                    } else if let Some(Move::Place(sq)) = c.tt.probe(p, o).and_then(|e| e.best_move) {
-                        // A less confident search's move still orders this one.
-                        tt_sq = sq.index() as u32;
                     }
                 }
                 let (alpha1, beta1) = (alpha, beta);

@@ -494,7 +494,11 @@ impl Groups {
     ) -> std::arch::x86_64::__m256i {
         let (near, empty) = near_lanes_avx2(player, opponent);
         let quadrants = crate::set::quadrant_entry(empty, mine, theirs);
-        with_scalar_lanes(popcount_epi64_avx2(near), mobility, quadrants)
+        with_scalar_lanes(
+            othello_rules::movegen::x86::popcount_epi64_avx2(near),
+            mobility,
+            quadrants,
+        )
     }
 
     /// [`Groups::extra_counts_avx2`] with AVX-512 (F, VL, VPOPCNTDQ): the four neighbourhood
@@ -644,22 +648,6 @@ pub(crate) fn hsum_avx2(v: std::arch::x86_64::__m256i) -> i32 {
     let half = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
     let quarter = _mm_add_epi32(half, _mm_unpackhi_epi64(half, half));
     _mm_cvtsi128_si32(quarter) + _mm_extract_epi32::<1>(quarter)
-}
-
-/// The number of set bits of each 64-bit lane of `v`: each nibble's count from a 16-entry
-/// table (`vpshufb`), the bytes summed per lane by `vpsadbw`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-fn popcount_epi64_avx2(v: std::arch::x86_64::__m256i) -> std::arch::x86_64::__m256i {
-    use std::arch::x86_64::*;
-    let table = _mm256_setr_epi8(
-        0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
-    );
-    let nibble = _mm256_set1_epi8(0x0f);
-    let low = _mm256_shuffle_epi8(table, _mm256_and_si256(v, nibble));
-    let high = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble));
-    _mm256_sad_epu8(_mm256_add_epi8(low, high), _mm256_setzero_si256())
 }
 
 /// The four neighbourhood sets of the global features, in the 64-bit lanes of one register:

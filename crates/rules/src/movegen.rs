@@ -367,7 +367,7 @@ pub fn pext_is_fast_on(vendor: &[u8; 12], family: u32) -> bool {
 /// (kept for comparison on other CPUs, and tested).
 pub mod x86 {
     #[cfg(target_arch = "x86_64")]
-    pub use super::avx2::{flips_avx2, flips_avx2_vec, leaves1_avx2, perft2_avx2};
+    pub use super::avx2::{flips_avx2, flips_avx2_vec, leaves1_avx2, perft2_avx2, popcount_epi64_avx2};
     #[cfg(target_arch = "x86_64")]
     pub use super::avx512::{
         flips_avx512, has_avx512_icl, legal_moves_avx512, legal_moves_avx512vl, perft2_avx512, perft2_avx512_icl,

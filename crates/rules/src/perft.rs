@@ -864,6 +864,42 @@ mod tests {
     /// `leaves1_avx2` against one position at a time, for every length up to 13 (full groups of
     /// four and every remainder) on positions from random play, passes and finished games
     /// among them.
+    /// The shared lane-wise popcount (also the pattern evaluation's) equals `count_ones` per lane.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn popcount_epi64_avx2_counts_each_lane() {
+        use std::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_storeu_si256};
+        if !std::arch::is_x86_feature_detected!("avx2") {
+            return;
+        }
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        for i in 0..2000 {
+            let mut lanes = [0u64; 4];
+            for (k, lane) in lanes.iter_mut().enumerate() {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                // Sparse, dense, empty and full lanes as well as random ones.
+                *lane = match (i + k) % 5 {
+                    0 => seed & (seed >> 17) & (seed >> 33),
+                    1 => seed | (seed >> 9),
+                    2 => 0,
+                    3 => u64::MAX,
+                    _ => seed,
+                };
+            }
+            let mut out = [0u64; 4];
+            // SAFETY: AVX2 was detected above; the loads and stores read and write the two
+            // 32-byte arrays.
+            unsafe {
+                let v = _mm256_loadu_si256(lanes.as_ptr().cast::<__m256i>());
+                let c = crate::movegen::x86::popcount_epi64_avx2(v);
+                _mm256_storeu_si256(out.as_mut_ptr().cast::<__m256i>(), c);
+            }
+            assert_eq!(out, lanes.map(|l| u64::from(l.count_ones())), "{lanes:x?}");
+        }
+    }
+
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn leaves1_avx2_counts_each_position() {

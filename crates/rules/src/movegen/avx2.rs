@@ -165,11 +165,16 @@ fn lanes_moves(pp: __m256i, oo: __m256i) -> __m256i {
     _mm256_or_si256(m, lanes_dir::<7, 14>(pp, om))
 }
 
-/// The number of discs in each 64-bit lane.
+/// The number of set bits of each 64-bit lane of `x` (AVX2 has no `vpopcntq`): each nibble's
+/// count from a 16-entry table (`vpshufb`), the bytes summed per lane by `vpsadbw`. Shared with
+/// the pattern evaluation's AVX2 path.
+///
+/// # Safety
+/// Outside a function with AVX2 enabled, call it only when the CPU has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-fn lanes_popcount(x: __m256i) -> __m256i {
+pub fn popcount_epi64_avx2(x: __m256i) -> __m256i {
     let table = _mm256_setr_epi8(
         0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
     );
@@ -203,7 +208,7 @@ pub fn leaves1_avx2(players: &[u64], opponents: &[u64], mask: u64) -> u64 {
         let empty = _mm256_andnot_si256(_mm256_or_si256(pp, oo), mm);
         let m = _mm256_and_si256(lanes_moves(pp, oo), empty);
         // A lane without moves counts 1: its compare with zero is -1, subtracted.
-        let n = _mm256_sub_epi64(lanes_popcount(m), _mm256_cmpeq_epi64(m, zero));
+        let n = _mm256_sub_epi64(popcount_epi64_avx2(m), _mm256_cmpeq_epi64(m, zero));
         acc = _mm256_add_epi64(acc, n);
     }
     let mut n = 0;

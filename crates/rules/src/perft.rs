@@ -117,9 +117,12 @@ impl PerftTable {
     }
 }
 
-/// `n` empty buckets, from zeroed memory: the operating system hands out zeroed pages lazily,
-/// so a large table costs nothing before it is touched (writing 1 GiB of defaults took about a
-/// third of a second, a tenth of a hashed perft(13)).
+/// `n` empty buckets, from zeroed memory. With the buckets' 64-byte alignment the system
+/// allocator has no `calloc` to call: it allocates and writes the zeros, so every page is
+/// faulted in here, on one thread (0.27 s of system time for 256 MiB on an AMD EPYC Zen 3
+/// VM). Leaving the pages to be faulted in by the counting threads was measured
+/// (docs/BENCHMARKS.md, "Zen 3") and is no better: with two threads the concurrent first-touch
+/// faults cost this VM two to three times the system time.
 #[allow(unsafe_code)]
 fn zeroed_buckets(n: usize) -> Box<[Bucket]> {
     let layout = std::alloc::Layout::array::<Bucket>(n).expect("perft table size overflows");

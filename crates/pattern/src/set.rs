@@ -288,28 +288,8 @@ impl Layout {
                     });
                 }
             }
-            // Ties: a symmetry t mapping the base group onto itself permutes its squares;
-            // configuration digits follow the permutation.
-            let sq = squares(pat.mask);
-            let n = sq.len() as u32;
-            let perms: Vec<Vec<usize>> = Symmetry::ALL
-                .iter()
-                .filter(|&&t| preimage(t, pat.mask) == pat.mask)
-                .map(|&t| {
-                    sq.iter()
-                        .map(|&b| sq.iter().position(|&c| c == image(t, b)).expect("stabiliser"))
-                        .collect()
-                })
-                .collect();
-            for idx in 0..pow3(n) {
-                let digits: Vec<u32> = (0..n).map(|k| idx / pow3(k) % 3).collect();
-                let best = perms
-                    .iter()
-                    .map(|perm| (0..n as usize).map(|k| digits[perm[k]] * pow3(k as u32)).sum::<u32>())
-                    .min()
-                    .expect("the identity stabilises");
-                canonical.push(next + best);
-            }
+            let n = pat.mask.count_ones();
+            canonical.extend(tied_representatives(n as usize, &own_symmetries(pat.mask)).map(|c| next + c));
             next += pow3(n);
         }
         let mobility = next;
@@ -327,6 +307,63 @@ impl Layout {
             canonical,
         }
     }
+}
+
+/// Ties: each symmetry mapping the base group `mask` onto itself permutes its squares (in
+/// ascending order); configuration digits follow the permutation. The identity is among them.
+fn own_symmetries(mask: u64) -> Vec<Vec<usize>> {
+    let sq = squares(mask);
+    Symmetry::ALL
+        .iter()
+        .filter(|&&t| preimage(t, mask) == mask)
+        .map(|&t| {
+            sq.iter()
+                .map(|&b| sq.iter().position(|&c| c == image(t, b)).expect("stabiliser"))
+                .collect()
+        })
+        .collect()
+}
+
+/// For each configuration of a pattern of `n` squares (base-3 digits, square `k` weighs
+/// `3^k`), the smallest configuration it is tied to: the minimum over the base group's own
+/// symmetries `perms` (each a permutation of the squares, the identity included) of the
+/// configuration read in the permuted order, `sum_k digits[perm[k]] * 3^k`.
+///
+/// The configurations are visited in order as an odometer of digits, and each permutation's
+/// value is updated by the weight of the digit that changed (`3^k` for the `k` with
+/// `perm[k] == j`), so a configuration costs a few additions per permutation.
+fn tied_representatives(n: usize, perms: &[Vec<usize>]) -> impl Iterator<Item = u32> + '_ {
+    // place[p][j]: the weight of digit j in permutation p's reading.
+    let place: Vec<Vec<u32>> = perms
+        .iter()
+        .map(|perm| {
+            let mut w = vec![0; n];
+            for (k, &j) in perm.iter().enumerate() {
+                w[j] = pow3(k as u32);
+            }
+            w
+        })
+        .collect();
+    let mut digits = vec![0u8; n];
+    let mut value = vec![0u32; perms.len()];
+    (0..pow3(n as u32)).map(move |_| {
+        let best = *value.iter().min().expect("the identity stabilises");
+        // Next configuration: the lowest digit that is not 2 goes up, the 2s below it wrap.
+        for j in 0..n {
+            if digits[j] < 2 {
+                digits[j] += 1;
+                for (v, w) in value.iter_mut().zip(&place) {
+                    *v += w[j];
+                }
+                break;
+            }
+            digits[j] = 0;
+            for (v, w) in value.iter_mut().zip(&place) {
+                *v -= 2 * w[j];
+            }
+        }
+        best
+    })
 }
 
 impl Default for Layout {
@@ -414,6 +451,46 @@ pub fn reference_indices(layout: &Layout, player: u64, opponent: u64) -> Vec<u32
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The configurations' representatives computed digit by digit (the definition), against
+    /// the odometer, for every pattern of the set and for made-up symmetries.
+    #[test]
+    fn tied_representatives_match_the_definition() {
+        fn slow(n: usize, perms: &[Vec<usize>]) -> Vec<u32> {
+            (0..pow3(n as u32))
+                .map(|idx| {
+                    let digits: Vec<u32> = (0..n as u32).map(|k| idx / pow3(k) % 3).collect();
+                    perms
+                        .iter()
+                        .map(|perm| (0..n).map(|k| digits[perm[k]] * pow3(k as u32)).sum::<u32>())
+                        .min()
+                        .unwrap()
+                })
+                .collect()
+        }
+        let cases: Vec<(usize, Vec<Vec<usize>>)> = vec![
+            (1, vec![vec![0]]),
+            (3, vec![vec![0, 1, 2], vec![2, 1, 0]]),
+            (
+                4,
+                vec![vec![0, 1, 2, 3], vec![1, 0, 3, 2], vec![3, 2, 1, 0], vec![2, 3, 0, 1]],
+            ),
+            (5, vec![vec![0, 1, 2, 3, 4], vec![4, 0, 1, 2, 3]]),
+        ];
+        for (n, perms) in &cases {
+            assert_eq!(tied_representatives(*n, perms).collect::<Vec<_>>(), slow(*n, perms));
+        }
+        let l = Layout::new();
+        for (p, pat) in PATTERNS.iter().enumerate() {
+            let n = pat.mask.count_ones();
+            let start = l.offsets[p] as usize;
+            let got: Vec<u32> = l.canonical[start..start + pow3(n) as usize]
+                .iter()
+                .map(|&c| c - l.offsets[p])
+                .collect();
+            assert_eq!(got, slow(n as usize, &own_symmetries(pat.mask)), "pattern {}", pat.name);
+        }
+    }
 
     #[test]
     fn layout_of_set_2() {

@@ -485,7 +485,7 @@ three_flat_impl!(
     three_bmi2,
     movegen::x86::leaves1_avx2,
     movegen::x86::legal_moves_avx2,
-    movegen::x86::flips_pext,
+    movegen::x86::flips_avx2_rays,
     movegen::x86::flips_avx2_rays
 );
 

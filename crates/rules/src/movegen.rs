@@ -368,7 +368,7 @@ pub fn pext_is_fast_on(vendor: &[u8; 12], family: u32) -> bool {
 pub mod x86 {
     #[cfg(target_arch = "x86_64")]
     pub use super::avx2::{
-        flips_avx2, flips_avx2_rays, flips_avx2_rays_vec, flips_avx2_vec, leaves1_avx2, perft2_avx2,
+        flips_avx2, flips_avx2_rays, flips_avx2_rays_vec, flips_avx2_vec, leaves1_avx2, legal_moves4_avx2, perft2_avx2,
         popcount_epi64_avx2,
     };
     #[cfg(target_arch = "x86_64")]

@@ -248,25 +248,24 @@ macro_rules! three_impl {
 // about 45 and `pext` about 52 (the bmi2 back end alternated the two: perft(11) 635 -> 578 M
 // instructions, plain perft(11) 4-6% less time; the avx2 back end 613 -> 570 M, 13% less time).
 macro_rules! three_flat_impl {
-    ($(#[$attr:meta])* $three:ident, $count:path, $moves:path, $flips:path, $leaf_flips:path) => {
+    ($(#[$attr:meta])* $three:ident, $count:path, $kid_moves:path, $moves:path, $flips:path, $leaf_flips:path) => {
         $(#[$attr])*
         fn $three(p: u64, o: u64, moves: u64, mask: u64, scratch: &mut Scratch) -> u64 {
-            let Scratch { player: bp, opponent: bo, kids, .. } = scratch;
+            let Scratch { player: bp, opponent: bo, kid_player: kp, kid_opponent: ko, kid_moves: km, .. } = scratch;
             let mut len = 0;
             let mut rest = moves;
             while rest != 0 {
                 let sq = rest.trailing_zeros();
                 rest &= rest - 1;
                 let f = $flips(p, o, sq);
-                kids[len & 63] = (o ^ f, p ^ f ^ (1 << sq), 0);
+                kp[len & 63] = o ^ f;
+                ko[len & 63] = p ^ f ^ (1 << sq);
                 len += 1;
             }
-            for k in &mut kids[..len] {
-                k.2 = $moves(k.0, k.1) & mask;
-            }
+            $kid_moves(kp, ko, km, len, mask);
             let mut n = 0;
             let mut blen = 0;
-            for &(np, no, m) in &kids[..len] {
+            for ((&np, &no), &m) in kp[..len].iter().zip(&ko[..len]).zip(&km[..len]) {
                 if m == 0 {
                     // A pass: the other side's moves below it, or one leaf if none.
                     n += ($moves(no, np) & mask).count_ones().max(1) as u64;
@@ -308,7 +307,9 @@ const BATCH: usize = 256;
 /// side's), made once per count and lent down the recursion (zeroing it at each call cost 4%).
 struct Scratch {
     /// The children: side to move's discs, the other side's, moves.
-    kids: [(u64, u64, u64); 64],
+    kid_player: [u64; 64],
+    kid_opponent: [u64; 64],
+    kid_moves: [u64; 64],
     player: [u64; BATCH],
     opponent: [u64; BATCH],
     /// The hashed count's cache of three-ply subtrees (empty for the plain count).
@@ -342,7 +343,9 @@ impl NearCache {
 impl Scratch {
     fn new() -> Scratch {
         Scratch {
-            kids: [(0, 0, 0); 64],
+            kid_player: [0; 64],
+            kid_opponent: [0; 64],
+            kid_moves: [0; 64],
             player: [0; BATCH],
             opponent: [0; BATCH],
             near: NearCache {
@@ -484,10 +487,19 @@ three_flat_impl!(
     #[inline]
     three_portable_flat,
     leaves1_portable,
+    legal_moves_each_portable,
     portable::legal_moves,
     portable::flips,
     portable::flips
 );
+
+/// The legal moves within `mask` of the first `len` positions `(players[i], opponents[i])`,
+/// into `moves` (see `movegen::x86::legal_moves4_avx2`), one at a time.
+fn legal_moves_each_portable(players: &[u64; 64], opponents: &[u64; 64], moves: &mut [u64; 64], len: usize, mask: u64) {
+    for ((m, &p), &o) in moves.iter_mut().zip(players).zip(opponents).take(len) {
+        *m = portable::legal_moves(p, o) & mask;
+    }
+}
 
 /// The leaves one ply below each position `(players[i], opponents[i])` (see
 /// `movegen::x86::leaves1_avx2`), one at a time.
@@ -506,6 +518,7 @@ three_flat_impl!(
     #[inline]
     three_avx2,
     movegen::x86::leaves1_avx2,
+    movegen::x86::legal_moves4_avx2,
     movegen::x86::legal_moves_avx2,
     movegen::x86::flips_avx2_rays,
     movegen::x86::flips_avx2_rays
@@ -517,6 +530,7 @@ three_flat_impl!(
     #[inline]
     three_bmi2,
     movegen::x86::leaves1_avx2,
+    movegen::x86::legal_moves4_avx2,
     movegen::x86::legal_moves_avx2,
     movegen::x86::flips_avx2_rays,
     movegen::x86::flips_avx2_rays
@@ -1067,6 +1081,47 @@ mod tests {
                 assert!(
                     s.near.hits > 0,
                     "{size:?} {backend:?}: {checked} positions, no near hit"
+                );
+            }
+        }
+    }
+
+    /// `legal_moves4_avx2` (the staged count's children's moves, four at a time) against the
+    /// portable moves, for every length up to 64 (full groups of four and every remainder) on
+    /// positions from random play on every board size, passes and finished games among them.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn legal_moves4_avx2_matches_one_at_a_time() {
+        if !Backend::Avx2.supported() {
+            return;
+        }
+        let mut seed = 0x5851_f42d_4c95_7f2du64;
+        for size in BoardSize::ALL {
+            let mask = size.mask().0;
+            let (mut ps, mut os) = ([0u64; 64], [0u64; 64]);
+            let mut filled = 0;
+            while filled < 64 {
+                let mut pos = Position::start_of(size);
+                while filled < 64 && !pos.is_game_over() {
+                    (ps[filled], os[filled]) = (pos.player().0, pos.opponent().0);
+                    filled += 1;
+                    let all = pos.moves();
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos = pos.play_unchecked(all[(seed % all.len() as u64) as usize]);
+                }
+            }
+            let mut want = [0u64; 64];
+            legal_moves_each_portable(&ps, &os, &mut want, 64, mask);
+            for len in 0..=64 {
+                let mut got = [u64::MAX; 64];
+                // SAFETY: AVX2 was checked above.
+                unsafe { movegen::x86::legal_moves4_avx2(&ps, &os, &mut got, len, mask) };
+                assert_eq!(got[..len], want[..len], "{size:?} len {len}");
+                assert!(
+                    got[len.next_multiple_of(4).min(64)..].iter().all(|&m| m == u64::MAX),
+                    "{len}"
                 );
             }
         }

@@ -267,6 +267,34 @@ pub fn popcount_epi64_avx2(x: __m256i) -> __m256i {
     _mm256_sad_epu8(_mm256_add_epi8(lo, hi), _mm256_setzero_si256())
 }
 
+/// The legal moves within `mask` of the first `len` positions `(players[i], opponents[i])`,
+/// into `moves[i]`, four positions at a time (one per lane); the entries from `len` up to the
+/// next multiple of four are overwritten too, with the moves of whatever the arrays hold there.
+///
+/// # Safety
+/// Outside a function with the same target features, call it only when the CPU supports AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub fn legal_moves4_avx2(players: &[u64; 64], opponents: &[u64; 64], moves: &mut [u64; 64], len: usize, mask: u64) {
+    let mm = _mm256_set1_epi64x(mask as i64);
+    let groups = players
+        .chunks_exact(4)
+        .zip(opponents.chunks_exact(4))
+        .zip(moves.chunks_exact_mut(4));
+    for ((p, o), m) in groups.take(len.div_ceil(4)) {
+        let pp = _mm256_set_epi64x(p[3] as i64, p[2] as i64, p[1] as i64, p[0] as i64);
+        let oo = _mm256_set_epi64x(o[3] as i64, o[2] as i64, o[1] as i64, o[0] as i64);
+        let empty = _mm256_andnot_si256(_mm256_or_si256(pp, oo), mm);
+        let r = _mm256_and_si256(lanes_moves(pp, oo), empty);
+        let (lo, hi) = (_mm256_castsi256_si128(r), _mm256_extracti128_si256::<1>(r));
+        m[0] = _mm_cvtsi128_si64(lo) as u64;
+        m[1] = _mm_extract_epi64::<1>(lo) as u64;
+        m[2] = _mm_cvtsi128_si64(hi) as u64;
+        m[3] = _mm_extract_epi64::<1>(hi) as u64;
+    }
+}
+
 /// The leaves one ply below each position `(players[i], opponents[i])`: its number of legal
 /// moves within `mask`, or 1 when it has none (a pass or a finished game). Four positions at a
 /// time, one per 64-bit lane; `players` and `opponents` have the same length.

@@ -367,7 +367,10 @@ pub fn pext_is_fast_on(vendor: &[u8; 12], family: u32) -> bool {
 /// (kept for comparison on other CPUs, and tested).
 pub mod x86 {
     #[cfg(target_arch = "x86_64")]
-    pub use super::avx2::{flips_avx2, flips_avx2_vec, leaves1_avx2, perft2_avx2, popcount_epi64_avx2};
+    pub use super::avx2::{
+        flips_avx2, flips_avx2_rays, flips_avx2_rays_vec, flips_avx2_vec, leaves1_avx2, legal_moves4_avx2, perft2_avx2,
+        popcount_epi64_avx2,
+    };
     #[cfg(target_arch = "x86_64")]
     pub use super::avx512::{
         flips_avx512, has_avx512_icl, legal_moves_avx512, legal_moves_avx512vl, perft2_avx512, perft2_avx512_icl,
@@ -640,6 +643,8 @@ pub mod variants {
                 out.push(("bitscan", unsafe { x86::flips_bmi(player, opponent, sq) }));
                 // SAFETY: as above (AVX2).
                 out.push(("avx2", unsafe { x86::flips_avx2(player, opponent, sq) }));
+                // SAFETY: as above (AVX2).
+                out.push(("avx2 rays", unsafe { x86::flips_avx2_rays(player, opponent, sq) }));
             }
             if Backend::Bmi2.supported() {
                 // SAFETY: `supported()` confirmed BMI2.

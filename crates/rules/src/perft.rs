@@ -9,7 +9,8 @@
 //! time, see `movegen::x86::perft3_avx512_icl`; with the other back ends the last three plies
 //! are counted in stages over a buffer of grandchildren, whose moves the avx2 and bmi2 back ends
 //! count four at a time by `movegen::x86::leaves1_avx2`), [`divide`] (a count per root move), [`perft_hashed`] (a table
-//! keyed by the full position and remaining depth, so it cannot give a false hit) and
+//! keyed by the full position and remaining depth, so it cannot give a false hit, and below it a
+//! small cache per thread for the subtrees of three plies) and
 //! [`perft_parallel`] (tasks split a few plies below the root, shared by `threads` workers,
 //! which share one lock-free table).
 
@@ -117,26 +118,60 @@ impl PerftTable {
     }
 }
 
-/// `n` empty buckets, from zeroed memory. With the buckets' 64-byte alignment the system
-/// allocator has no `calloc` to call: it allocates and writes the zeros, so every page is
-/// faulted in here, on one thread (0.27 s of system time for 256 MiB on an AMD EPYC Zen 3
-/// VM). Leaving the pages to be faulted in by the counting threads was measured
-/// (docs/BENCHMARKS.md, "Zen 3") and is no better: with two threads the concurrent first-touch
-/// faults cost this VM two to three times the system time.
+/// `n` empty buckets. The memory is first mapped in one call ([`populate`]), then zeroed: the
+/// zeroing then takes no page faults (with the allocator's zeroing, one fault per 4 KiB page:
+/// 0.2-0.3 s of system time for 256 MiB on an AMD EPYC Zen 3 VM). Leaving the pages to be
+/// faulted in by the counting threads instead was measured and is worse (docs/BENCHMARKS.md,
+/// "Zen 3": with two threads the concurrent first-touch faults cost that VM two to three
+/// times the system time).
 #[allow(unsafe_code)]
 fn zeroed_buckets(n: usize) -> Box<[Bucket]> {
     let layout = std::alloc::Layout::array::<Bucket>(n).expect("perft table size overflows");
-    // SAFETY: `layout` has a non-zero size (n >= 512); a `Bucket` is atomics only, for which all
-    // zero bytes are a valid value (the same as `Bucket::default()`); the pointer comes from
-    // the global allocator with the layout of `[Bucket; n]`, which is the layout `Box<[Bucket]>`
-    // frees it with.
+    // SAFETY: `layout` has a non-zero size (n >= 512); the pointer comes from the global
+    // allocator with the layout of `[Bucket; n]`, which is the layout `Box<[Bucket]>` frees it
+    // with; `populate` only maps the pages inside the allocation; every byte is then written
+    // (zero), and a `Bucket` is atomics only, for which all zero bytes are a valid value (the
+    // same as `Bucket::default()`).
     unsafe {
-        let ptr = std::alloc::alloc_zeroed(layout).cast::<Bucket>();
+        let ptr = std::alloc::alloc(layout);
         if ptr.is_null() {
             std::alloc::handle_alloc_error(layout);
         }
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, n))
+        populate(ptr, layout.size());
+        ptr.write_bytes(0, layout.size());
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr.cast::<Bucket>(), n))
     }
+}
+
+/// Asks the operating system to map the pages of `[ptr, ptr + len)` now, in one call (Linux
+/// 5.14 and later: `madvise(MADV_POPULATE_WRITE)`), as first writes would map them, rather
+/// than at one page fault each. Elsewhere, or when the kernel refuses, nothing happens.
+///
+/// # Safety
+/// `[ptr, ptr + len)` must lie inside one allocation.
+#[allow(unsafe_code)]
+unsafe fn populate(ptr: *mut u8, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::ffi::{c_int, c_void};
+        unsafe extern "C" {
+            fn madvise(addr: *mut c_void, len: usize, advice: c_int) -> c_int;
+        }
+        const MADV_POPULATE_WRITE: c_int = 23;
+        // The base page of x86-64 and of most aarch64 kernels; where pages are larger, the
+        // rounded range is not aligned and the call fails harmlessly (EINVAL).
+        const PAGE: usize = 4096;
+        let (start, end) = (ptr as usize, ptr as usize + len);
+        let (first, last) = (start.next_multiple_of(PAGE), end / PAGE * PAGE);
+        if last > first {
+            // SAFETY: [first, last) is inside [ptr, ptr + len), whole pages rounded inwards
+            // (the caller's promise); MADV_POPULATE_WRITE maps them without changing their
+            // contents. A failure (an older kernel) is ignored: the pages fault in as before.
+            unsafe { madvise(first as *mut c_void, last - first, MADV_POPULATE_WRITE) };
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (ptr, len);
 }
 
 // The count two plies down from a position with legal moves `moves`, one move at a time: for
@@ -211,30 +246,30 @@ macro_rules! three_impl {
 // buffer, then the grandchildren's move counts in one flat loop. Each stage's loop has short,
 // independent iterations, so the CPU overlaps many of them, and the last loop runs for a whole
 // batch (about 80 grandchildren) instead of ending after each child's ten or so; `$count`
-// counts them four at a time (`leaves1_avx2`). The grandchildren's flips alternate between
-// `$flips` and `$flips2`: with the bmi2 back end, `pext` (scalar ports) and the AVX2 fill
-// (vector ports) side by side measured 1% faster than `pext` alone (docs/BENCHMARKS.md,
-// seventh session).
+// counts them four at a time (`leaves1_avx2`). The children's flips are `$flips`, the
+// grandchildren's `$leaf_flips`: with the avx2 and bmi2 back ends the flip by ray masks
+// (`flips_avx2_rays`), about 40 instructions a grandchild with its loop where the AVX2 fill took
+// about 45 and `pext` about 52 (the bmi2 back end alternated the two: perft(11) 635 -> 578 M
+// instructions, plain perft(11) 4-6% less time; the avx2 back end 613 -> 570 M, 13% less time).
 macro_rules! three_flat_impl {
-    ($(#[$attr:meta])* $three:ident, $count:path, $moves:path, $flips:path, $flips2:path) => {
+    ($(#[$attr:meta])* $three:ident, $count:path, $kid_moves:path, $moves:path, $flips:path, $leaf_flips:path) => {
         $(#[$attr])*
         fn $three(p: u64, o: u64, moves: u64, mask: u64, scratch: &mut Scratch) -> u64 {
-            let Scratch { player: bp, opponent: bo, kids } = scratch;
+            let Scratch { player: bp, opponent: bo, kid_player: kp, kid_opponent: ko, kid_moves: km, .. } = scratch;
             let mut len = 0;
             let mut rest = moves;
             while rest != 0 {
                 let sq = rest.trailing_zeros();
                 rest &= rest - 1;
                 let f = $flips(p, o, sq);
-                kids[len & 63] = (o ^ f, p ^ f ^ (1 << sq), 0);
+                kp[len & 63] = o ^ f;
+                ko[len & 63] = p ^ f ^ (1 << sq);
                 len += 1;
             }
-            for k in &mut kids[..len] {
-                k.2 = $moves(k.0, k.1) & mask;
-            }
+            $kid_moves(kp, ko, km, len, mask);
             let mut n = 0;
             let mut blen = 0;
-            for &(np, no, m) in &kids[..len] {
+            for ((&np, &no), &m) in kp[..len].iter().zip(&ko[..len]).zip(&km[..len]) {
                 if m == 0 {
                     // A pass: the other side's moves below it, or one leaf if none.
                     n += ($moves(no, np) & mask).count_ones().max(1) as u64;
@@ -248,7 +283,7 @@ macro_rules! three_flat_impl {
                 while rest != 0 {
                     let sq = rest.trailing_zeros();
                     rest &= rest - 1;
-                    let f = $flips(np, no, sq);
+                    let f = $leaf_flips(np, no, sq);
                     bp[blen & (BATCH - 1)] = no ^ f;
                     bo[blen & (BATCH - 1)] = np ^ f ^ (1 << sq);
                     blen += 1;
@@ -257,7 +292,7 @@ macro_rules! three_flat_impl {
                     }
                     let sq = rest.trailing_zeros();
                     rest &= rest - 1;
-                    let f = $flips2(np, no, sq);
+                    let f = $leaf_flips(np, no, sq);
                     bp[blen & (BATCH - 1)] = no ^ f;
                     bo[blen & (BATCH - 1)] = np ^ f ^ (1 << sq);
                     blen += 1;
@@ -276,17 +311,51 @@ const BATCH: usize = 256;
 /// side's), made once per count and lent down the recursion (zeroing it at each call cost 4%).
 struct Scratch {
     /// The children: side to move's discs, the other side's, moves.
-    kids: [(u64, u64, u64); 64],
+    kid_player: [u64; 64],
+    kid_opponent: [u64; 64],
+    kid_moves: [u64; 64],
     player: [u64; BATCH],
     opponent: [u64; BATCH],
+    /// The hashed count's cache of three-ply subtrees (empty for the plain count).
+    near: NearCache,
+}
+
+/// A small cache, private to one thread, of the counts of subtrees with three plies left (the
+/// hashed count's main table holds deeper ones only: see `HASH_MIN_DEPTH`). Direct-mapped,
+/// keyed by the exact position (no symmetry), sized to stay in the core's L2 cache: it catches
+/// the transpositions between nearby positions of the walk (the same three plies below two
+/// cousins) without a trip to memory. On hashed perft(13) from the start it answered 6.8% of
+/// the three-ply subtrees (an unbounded one would answer 15%).
+struct NearCache {
+    /// `(player, opponent, count)`; a never-written slot holds `(0, 0, 0)`, which no position
+    /// below a move matches (the side that moved has a disc).
+    entries: Vec<(u64, u64, u64)>,
+    /// Probes answered (tests check that the cache serves).
+    hits: u64,
+}
+
+/// Entries of the [`NearCache`] (a power of two): 8192 of 24 bytes, 192 KiB.
+const NEAR_ENTRIES: usize = 1 << 13;
+
+impl NearCache {
+    #[inline]
+    fn slot(p: u64, o: u64) -> usize {
+        ((p ^ o.rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 51) as usize & (NEAR_ENTRIES - 1)
+    }
 }
 
 impl Scratch {
     fn new() -> Scratch {
         Scratch {
-            kids: [(0, 0, 0); 64],
+            kid_player: [0; 64],
+            kid_opponent: [0; 64],
+            kid_moves: [0; 64],
             player: [0; BATCH],
             opponent: [0; BATCH],
+            near: NearCache {
+                entries: Vec::new(),
+                hits: 0,
+            },
         }
     }
 }
@@ -376,13 +445,29 @@ macro_rules! perft_impl {
                 }
                 n
             } else {
+                // The children have three plies left: counted plain, through the near cache
+                // when there is one.
                 let mut n = 0;
                 let mut rest = moves;
                 while rest != 0 {
                     let sq = rest.trailing_zeros();
                     rest &= rest - 1;
                     let f = $flips(p, o, sq);
-                    n += $plain(o ^ f, p ^ f ^ (1 << sq), mask, depth - 1, s);
+                    let (np, no) = (o ^ f, p ^ f ^ (1 << sq));
+                    if s.near.entries.is_empty() {
+                        n += $plain(np, no, mask, depth - 1, s);
+                        continue;
+                    }
+                    let i = NearCache::slot(np, no);
+                    let (ep, eo, count) = s.near.entries[i];
+                    if ep == np && eo == no {
+                        s.near.hits += 1;
+                        n += count;
+                    } else {
+                        let count = $plain(np, no, mask, depth - 1, s);
+                        s.near.entries[i] = (np, no, count);
+                        n += count;
+                    }
                 }
                 n
             };
@@ -406,10 +491,19 @@ three_flat_impl!(
     #[inline]
     three_portable_flat,
     leaves1_portable,
+    legal_moves_each_portable,
     portable::legal_moves,
     portable::flips,
     portable::flips
 );
+
+/// The legal moves within `mask` of the first `len` positions `(players[i], opponents[i])`,
+/// into `moves` (see `movegen::x86::legal_moves4_avx2`), one at a time.
+fn legal_moves_each_portable(players: &[u64; 64], opponents: &[u64; 64], moves: &mut [u64; 64], len: usize, mask: u64) {
+    for ((m, &p), &o) in moves.iter_mut().zip(players).zip(opponents).take(len) {
+        *m = portable::legal_moves(p, o) & mask;
+    }
+}
 
 /// The leaves one ply below each position `(players[i], opponents[i])` (see
 /// `movegen::x86::leaves1_avx2`), one at a time.
@@ -428,9 +522,10 @@ three_flat_impl!(
     #[inline]
     three_avx2,
     movegen::x86::leaves1_avx2,
+    movegen::x86::legal_moves4_avx2,
     movegen::x86::legal_moves_avx2,
-    movegen::x86::flips_avx2,
-    movegen::x86::flips_avx2
+    movegen::x86::flips_avx2_rays,
+    movegen::x86::flips_avx2_rays
 );
 
 #[cfg(target_arch = "x86_64")]
@@ -439,9 +534,10 @@ three_flat_impl!(
     #[inline]
     three_bmi2,
     movegen::x86::leaves1_avx2,
+    movegen::x86::legal_moves4_avx2,
     movegen::x86::legal_moves_avx2,
-    movegen::x86::flips_pext,
-    movegen::x86::flips_avx2
+    movegen::x86::flips_avx2_rays,
+    movegen::x86::flips_avx2_rays
 );
 
 #[cfg(target_arch = "x86_64")]
@@ -544,23 +640,33 @@ fn run_plain(backend: Backend, p: u64, o: u64, mask: u64, depth: u32) -> u64 {
     plain_portable(p, o, mask, depth, &mut s)
 }
 
-fn run_hashed(backend: Backend, p: u64, o: u64, mask: u64, depth: u32, table: &PerftTable) -> u64 {
+/// A [`Scratch`] for the hashed count: with a near cache, for positions of one board size (a
+/// count depends on the board's mask).
+fn hashed_scratch() -> Box<Scratch> {
+    let mut s = Box::new(Scratch::new());
+    s.near.entries = vec![(0, 0, 0); NEAR_ENTRIES];
+    s
+}
+
+/// The hashed count with the buffers `s` (from [`hashed_scratch`], or without a near cache),
+/// whose near cache may hold the counts of earlier calls with the same board size: they stay
+/// valid (the exact position, three plies).
+fn run_hashed(backend: Backend, p: u64, o: u64, mask: u64, depth: u32, table: &PerftTable, s: &mut Scratch) -> u64 {
     debug_assert!(backend.supported());
-    let mut s = Scratch::new();
     #[cfg(target_arch = "x86_64")]
     // SAFETY: as in `run_plain`.
     unsafe {
         match backend {
-            Backend::Avx2 => return hashed_avx2(p, o, mask, depth, table, &mut s),
-            Backend::Bmi2 => return hashed_bmi2(p, o, mask, depth, table, &mut s),
+            Backend::Avx2 => return hashed_avx2(p, o, mask, depth, table, s),
+            Backend::Bmi2 => return hashed_bmi2(p, o, mask, depth, table, s),
             Backend::Avx512 if movegen::x86::has_avx512_icl() => {
-                return hashed_avx512icl(p, o, mask, depth, table, &mut s);
+                return hashed_avx512icl(p, o, mask, depth, table, s);
             }
-            Backend::Avx512 => return hashed_avx512(p, o, mask, depth, table, &mut s),
+            Backend::Avx512 => return hashed_avx512(p, o, mask, depth, table, s),
             Backend::Portable => {}
         }
     }
-    hashed_portable(p, o, mask, depth, table, &mut s)
+    hashed_portable(p, o, mask, depth, table, s)
 }
 
 /// The number of leaves `depth` plies below `pos` (see the module docs for the convention).
@@ -614,6 +720,7 @@ pub fn perft_hashed_in(pos: &Position, depth: u32, table: &PerftTable) -> u64 {
         pos.size().mask().0,
         depth,
         table,
+        &mut hashed_scratch(),
     )
 }
 
@@ -674,13 +781,15 @@ pub fn perft_parallel_in(pos: &Position, depth: u32, threads: usize, table: Opti
             .map(|_| {
                 s.spawn(|| {
                     let mut sum = 0u64;
+                    // One near cache per worker, kept from task to task.
+                    let mut scratch = table.map(|_| hashed_scratch());
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(t) = tasks.get(i) else { break };
                         let (p, o, mask) = (t.player().0, t.opponent().0, t.size().mask().0);
-                        sum += match table {
-                            Some(table) => run_hashed(backend, p, o, mask, remaining, table),
-                            None => run_plain(backend, p, o, mask, remaining),
+                        sum += match (table, scratch.as_deref_mut()) {
+                            (Some(table), Some(s)) => run_hashed(backend, p, o, mask, remaining, table, s),
+                            _ => run_plain(backend, p, o, mask, remaining),
                         };
                     }
                     sum
@@ -940,6 +1049,84 @@ mod tests {
                     let n = unsafe { movegen::x86::leaves1_avx2(&ps, &os, mask) };
                     assert_eq!(n, want, "{size:?} len {len}");
                 }
+            }
+        }
+    }
+
+    /// The hashed count with its near cache of three-ply subtrees against the plain count, with
+    /// every back end, on positions from seeded random play on every board size (one table and
+    /// one near cache for all of them, as the workers keep theirs from task to task); the near
+    /// cache must have answered some subtrees.
+    #[test]
+    fn near_cache_counts_match_the_plain_count() {
+        let mut seed = 0x0123_4567_89ab_cdefu64;
+        for size in BoardSize::ALL {
+            let mask = size.mask().0;
+            let depth = 6;
+            for backend in Backend::ALL.into_iter().filter(|b| b.supported()) {
+                let table = PerftTable::new(1, size);
+                let mut s = hashed_scratch();
+                let mut checked = 0;
+                for _game in 0..2 {
+                    let mut pos = Position::start_of(size);
+                    while !pos.is_game_over() {
+                        let (p, o) = (pos.player().0, pos.opponent().0);
+                        let want = run_plain(backend, p, o, mask, depth);
+                        let n = run_hashed(backend, p, o, mask, depth, &table, &mut s);
+                        assert_eq!(n, want, "{pos} {backend:?}");
+                        checked += 1;
+                        let all = pos.moves();
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        pos = pos.play_unchecked(all[(seed % all.len() as u64) as usize]);
+                    }
+                }
+                assert!(
+                    s.near.hits > 0,
+                    "{size:?} {backend:?}: {checked} positions, no near hit"
+                );
+            }
+        }
+    }
+
+    /// `legal_moves4_avx2` (the staged count's children's moves, four at a time) against the
+    /// portable moves, for every length up to 64 (full groups of four and every remainder) on
+    /// positions from random play on every board size, passes and finished games among them.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn legal_moves4_avx2_matches_one_at_a_time() {
+        if !Backend::Avx2.supported() {
+            return;
+        }
+        let mut seed = 0x5851_f42d_4c95_7f2du64;
+        for size in BoardSize::ALL {
+            let mask = size.mask().0;
+            let (mut ps, mut os) = ([0u64; 64], [0u64; 64]);
+            let mut filled = 0;
+            while filled < 64 {
+                let mut pos = Position::start_of(size);
+                while filled < 64 && !pos.is_game_over() {
+                    (ps[filled], os[filled]) = (pos.player().0, pos.opponent().0);
+                    filled += 1;
+                    let all = pos.moves();
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    pos = pos.play_unchecked(all[(seed % all.len() as u64) as usize]);
+                }
+            }
+            let mut want = [0u64; 64];
+            legal_moves_each_portable(&ps, &os, &mut want, 64, mask);
+            for len in 0..=64 {
+                let mut got = [u64::MAX; 64];
+                // SAFETY: AVX2 was checked above.
+                unsafe { movegen::x86::legal_moves4_avx2(&ps, &os, &mut got, len, mask) };
+                assert_eq!(got[..len], want[..len], "{size:?} len {len}");
+                assert!(
+                    got[len.next_multiple_of(4).min(64)..].iter().all(|&m| m == u64::MAX),
+                    "{len}"
+                );
             }
         }
     }

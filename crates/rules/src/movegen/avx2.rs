@@ -84,6 +84,89 @@ pub fn flips_avx2(p: u64, o: u64, sq: u32) -> u64 {
     _mm_cvtsi128_si64(_mm256_castsi256_si128(f)) as u64
 }
 
+/// The rays of one square for [`flips_avx2_rays_vec`]: the squares past it towards higher
+/// indices (east, south-west, south, south-east: +1, +7, +8, +9) and towards lower ones (west,
+/// north-east, north, north-west: -1, -7, -8, -9), one direction per 64-bit lane. 64 bytes,
+/// one cache line.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Rays {
+    up: [u64; 4],
+    down: [u64; 4],
+}
+
+/// `RAYS[sq]`: the rays of `sq` (from [`super::RAYS`], whose direction order they keep).
+static RAYS: [Rays; 64] = rays(&super::make_rays());
+
+const fn rays(all: &[[u64; 8]; 64]) -> [Rays; 64] {
+    let mut out = [Rays {
+        up: [0; 4],
+        down: [0; 4],
+    }; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let r = &all[sq];
+        out[sq] = Rays {
+            up: [r[0], r[1], r[2], r[3]],
+            down: [r[4], r[5], r[6], r[7]],
+        };
+        sq += 1;
+    }
+    out
+}
+
+/// The flips of the move on `sq` as four 64-bit lanes to be OR-ed together (one direction
+/// towards higher indices and one towards lower ones per lane), with the broadcast `pp`
+/// (player) and `oo` (opponent) discs: the flip by ray masks. Each lane holds the square's
+/// exact ray in its direction, so no edge mask is needed. Towards higher indices the first
+/// square of the ray that is not an opponent disc is the ray's lowest such bit (`x & -x`);
+/// towards lower indices it is the highest, found by a parallel-prefix smear (three shifts
+/// cover the seven squares a ray can hold). A run flips when that square holds a player disc.
+/// About twenty vector instructions where [`flips_avx2_vec`] takes about thirty.
+///
+/// # Safety
+/// As [`flips_avx2`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub fn flips_avx2_rays_vec(pp: __m256i, oo: __m256i, sq: u32) -> __m256i {
+    let r = &RAYS[sq as usize & 63];
+    // Each `[u64; 4]` is 32 consecutive bytes: the compiler makes each one load.
+    let up = _mm256_set_epi64x(r.up[3] as i64, r.up[2] as i64, r.up[1] as i64, r.up[0] as i64);
+    let down = _mm256_set_epi64x(r.down[3] as i64, r.down[2] as i64, r.down[1] as i64, r.down[0] as i64);
+    let zero = _mm256_setzero_si256();
+    // Towards higher indices: the first square that is not an opponent disc, if the player's.
+    let free = _mm256_andnot_si256(oo, up);
+    let outflank = _mm256_and_si256(_mm256_and_si256(free, _mm256_sub_epi64(zero, free)), pp);
+    // The ray's squares below it (the run of opponent discs), or nothing without an outflank.
+    let below = _mm256_and_si256(_mm256_add_epi64(outflank, _mm256_set1_epi64x(-1)), up);
+    let f_up = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), below);
+    // Towards lower indices (shifts 1, 7, 8, 9): every ray square at or below the highest
+    // square that is not an opponent disc.
+    let shift = _mm256_set_epi64x(9, 8, 7, 1);
+    let free = _mm256_andnot_si256(oo, down);
+    let mut smear = _mm256_or_si256(free, _mm256_srlv_epi64(free, shift));
+    smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, _mm256_set_epi64x(18, 16, 14, 2)));
+    smear = _mm256_or_si256(smear, _mm256_srlv_epi64(smear, _mm256_set_epi64x(36, 32, 28, 4)));
+    // That square (the one smeared square whose neighbour above is not), if the player's.
+    let outflank = _mm256_andnot_si256(_mm256_srlv_epi64(smear, shift), _mm256_and_si256(pp, down));
+    let f_down = _mm256_andnot_si256(_mm256_cmpeq_epi64(outflank, zero), _mm256_andnot_si256(smear, down));
+    _mm256_or_si256(f_up, f_down)
+}
+
+/// [`super::flips`] by ray masks ([`flips_avx2_rays_vec`]).
+///
+/// # Safety
+/// As [`flips_avx2`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub fn flips_avx2_rays(p: u64, o: u64, sq: u32) -> u64 {
+    let f = flips_avx2_rays_vec(_mm256_set1_epi64x(p as i64), _mm256_set1_epi64x(o as i64), sq);
+    let f = _mm_or_si128(_mm256_castsi256_si128(f), _mm256_extracti128_si256(f, 1));
+    (_mm_cvtsi128_si64(f) | _mm_extract_epi64::<1>(f)) as u64
+}
+
 /// The count two plies below a position with legal moves `moves` (as perft's generic two-ply
 /// loop): for each move, the child's number of moves within `mask`, or 1 when it has none. The
 /// child stays in vector registers from the flip to its move generation.
@@ -182,6 +265,34 @@ pub fn popcount_epi64_avx2(x: __m256i) -> __m256i {
     let lo = _mm256_shuffle_epi8(table, _mm256_and_si256(x, low));
     let hi = _mm256_shuffle_epi8(table, _mm256_and_si256(_mm256_srli_epi64::<4>(x), low));
     _mm256_sad_epu8(_mm256_add_epi8(lo, hi), _mm256_setzero_si256())
+}
+
+/// The legal moves within `mask` of the first `len` positions `(players[i], opponents[i])`,
+/// into `moves[i]`, four positions at a time (one per lane); the entries from `len` up to the
+/// next multiple of four are overwritten too, with the moves of whatever the arrays hold there.
+///
+/// # Safety
+/// Outside a function with the same target features, call it only when the CPU supports AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub fn legal_moves4_avx2(players: &[u64; 64], opponents: &[u64; 64], moves: &mut [u64; 64], len: usize, mask: u64) {
+    let mm = _mm256_set1_epi64x(mask as i64);
+    let groups = players
+        .chunks_exact(4)
+        .zip(opponents.chunks_exact(4))
+        .zip(moves.chunks_exact_mut(4));
+    for ((p, o), m) in groups.take(len.div_ceil(4)) {
+        let pp = _mm256_set_epi64x(p[3] as i64, p[2] as i64, p[1] as i64, p[0] as i64);
+        let oo = _mm256_set_epi64x(o[3] as i64, o[2] as i64, o[1] as i64, o[0] as i64);
+        let empty = _mm256_andnot_si256(_mm256_or_si256(pp, oo), mm);
+        let r = _mm256_and_si256(lanes_moves(pp, oo), empty);
+        let (lo, hi) = (_mm256_castsi256_si128(r), _mm256_extracti128_si256::<1>(r));
+        m[0] = _mm_cvtsi128_si64(lo) as u64;
+        m[1] = _mm_extract_epi64::<1>(lo) as u64;
+        m[2] = _mm_cvtsi128_si64(hi) as u64;
+        m[3] = _mm_extract_epi64::<1>(hi) as u64;
+    }
 }
 
 /// The leaves one ply below each position `(players[i], opponents[i])`: its number of legal

@@ -40,20 +40,36 @@ pub(crate) const TABLE_MIN: u32 = 8;
 
 const _: () = assert!(CACHE_MAX < 16, "nws_mid keeps at most 16 moves");
 
-/// Enhanced transposition cut-offs are tried above this many empty squares.
-pub(crate) const ETC_MIN: u32 = 12;
+/// Enhanced transposition cut-offs are tried above this many empty squares: from 11, whose
+/// children at [`CACHE_MAX`] are probed in the thread's cache (eighth session, 2026-12-01:
+/// above 12 until then; 10 instead of 12 measured 1.6% fewer nodes on the 24-empty random
+/// lines and 1.7% on FFO #40-#49, every line fewer).
+pub(crate) const ETC_MIN: u32 = 10;
 
 /// Fewest empty squares at which moves are ordered by a shallow search with an evaluation.
 pub(crate) const SORT_MIN: u32 = 14;
+
+/// With an ordering evaluation: fewest empty squares at which moves are ordered by it, each
+/// child by its evaluation alone (0 plies) below [`EVAL_SORT_PLY`] empty squares. Eighth
+/// session, 2026-12-01, with [`EVAL_SORT_WEIGHT`] 250 instead of 300 and [`ETC_MIN`] 10, nodes
+/// on the 24-empty random lines / FFO #40-#49: before 3 200.1 M / 646.7 M; from 13 (kept)
+/// 3 011.3 M / 632.9 M; from 12, 3 013.1 M / 624.2 M but slower (more evaluations per node);
+/// from 14 (weight and ETC only) 3 112.9 M / 647.2 M.
+pub(crate) const EVAL_SORT_MIN: u32 = 13;
+
+/// With an ordering evaluation: from this many empty squares the ordering search looks one
+/// ply ahead (the evaluation at the grandchildren).
+pub(crate) const EVAL_SORT_PLY: u32 = 14;
 
 /// With an ordering evaluation: from this many empty squares the ordering search looks two
 /// plies ahead (one below). Tuned on FFO #41, #42, #44 (docs/BENCHMARKS.md).
 pub(crate) const EVAL_SORT_DEEPER: u32 = 16;
 
 /// With an ordering evaluation: the weight of one centi-disc of its ordering-search value in a
-/// move's sort key (the fastest-first key weighs one opponent move 65536): about 2.2 discs
-/// weigh one opponent move. Tuned with [`EVAL_SORT_DEEPER`].
-pub(crate) const EVAL_SORT_WEIGHT: i32 = 300;
+/// move's sort key (the fastest-first key weighs one opponent move 65536): about 2.6 discs
+/// weigh one opponent move (300, 2.2 discs, until the eighth session). Tuned with
+/// [`EVAL_SORT_DEEPER`] and [`EVAL_SORT_MIN`].
+pub(crate) const EVAL_SORT_WEIGHT: i32 = 250;
 
 /// Scale of an exact final score inside the ordering evaluation (one disc).
 const EVAL_DISC: i32 = 8;
@@ -259,6 +275,8 @@ pub(crate) struct EvalOrdering<'a> {
     /// Plies of the ordering search before the evaluation at `min` empty squares.
     pub depth: u32,
     /// From this many empty squares the ordering search looks one ply deeper.
+    pub ply: u32,
+    /// From this many empty squares the ordering search looks one more ply deeper.
     pub deeper: u32,
     /// Weight of one centi-disc of the evaluation in a move's sort key.
     pub weight: i32,
@@ -526,7 +544,7 @@ macro_rules! search_impl {
                         }
                         let n_moves = list.len();
                         if let Some(ev) = c.ordering.filter(|ev| c.tech.fastest_first && empties >= ev.min && n_moves > 1) {
-                            let depth = if empties >= ev.deeper { ev.depth + 1 } else { ev.depth };
+                            let depth = ev.depth + u32::from(empties >= ev.ply) + u32::from(empties >= ev.deeper);
                             for m in list.iter_mut() {
                                 if m.sq != tt_sq {
                                     let (np, no) = (o ^ m.flips, p ^ m.flips ^ (1 << m.sq));

@@ -294,8 +294,9 @@ impl Solver {
             cache: Cache::new(),
             ordering: self.ordering.as_ref().map(|eval| EvalOrdering {
                 eval,
-                min: search::SORT_MIN,
-                depth: 1,
+                min: search::EVAL_SORT_MIN,
+                depth: 0,
+                ply: search::EVAL_SORT_PLY,
                 deeper: search::EVAL_SORT_DEEPER,
                 weight: search::EVAL_SORT_WEIGHT,
             }),

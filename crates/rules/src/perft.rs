@@ -808,6 +808,16 @@ pub fn perft_parallel_in(pos: &Position, depth: u32, threads: usize, table: Opti
 mod tests {
     use super::*;
 
+    /// `pos` after a move picked by a xorshift step of `seed` (the random play of the tests
+    /// below). `pos` must have a move (a pass included).
+    fn random_move(pos: &Position, seed: &mut u64) -> Position {
+        let all = pos.moves();
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        pos.play_unchecked(all[(*seed % all.len() as u64) as usize])
+    }
+
     const PUBLISHED: [u64; 9] = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288];
 
     #[test]
@@ -913,11 +923,7 @@ mod tests {
                         }
                         checked += 1;
                     }
-                    let all = pos.moves();
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos = pos.play_unchecked(all[(seed % all.len() as u64) as usize]);
+                    pos = random_move(&pos, &mut seed);
                 }
             }
         }
@@ -1028,11 +1034,7 @@ mod tests {
                     if pos.is_game_over() {
                         break;
                     }
-                    let all = pos.moves();
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos = pos.play_unchecked(all[(seed % all.len() as u64) as usize]);
+                    pos = random_move(&pos, &mut seed);
                 }
             }
             let mask = size.mask().0;
@@ -1075,11 +1077,7 @@ mod tests {
                         let n = run_hashed(backend, p, o, mask, depth, &table, &mut s);
                         assert_eq!(n, want, "{pos} {backend:?}");
                         checked += 1;
-                        let all = pos.moves();
-                        seed ^= seed << 13;
-                        seed ^= seed >> 7;
-                        seed ^= seed << 17;
-                        pos = pos.play_unchecked(all[(seed % all.len() as u64) as usize]);
+                        pos = random_move(&pos, &mut seed);
                     }
                 }
                 assert!(
@@ -1109,11 +1107,7 @@ mod tests {
                 while filled < 64 && !pos.is_game_over() {
                     (ps[filled], os[filled]) = (pos.player().0, pos.opponent().0);
                     filled += 1;
-                    let all = pos.moves();
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    pos = pos.play_unchecked(all[(seed % all.len() as u64) as usize]);
+                    pos = random_move(&pos, &mut seed);
                 }
             }
             let mut want = [0u64; 64];

@@ -43,7 +43,7 @@ mod bmi2;
 pub enum Backend {
     /// Plain `u64` code, compiled for the baseline target.
     Portable,
-    /// AVX2 move generation and BMI1/LZCNT bit-scan flips (x86-64 only).
+    /// AVX2 move generation and the AVX2 flip (x86-64 only).
     Avx2,
     /// AVX2 move generation and BMI2 `pext`/`pdep` flips (x86-64 only).
     Bmi2,

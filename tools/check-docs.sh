@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Fails (exit 1, listing the lines) when the docs, the changelog or a source comment label a
-# figure or an experiment by a period of work ("the fifth session", "this session", "start of
-# the session", "5th session") instead of its date. Such labels mean nothing to a reader who
-# arrives later: a figure carries its date and CPU, history goes in CHANGELOG.md or
-# docs/history/.
+# figure or an experiment by a period of work (an ordinal or "this" before the word session,
+# "the start of the session", "5th-session") instead of its date. Such labels mean nothing to
+# a reader who arrives later: a figure carries its date and CPU, history goes in CHANGELOG.md
+# or docs/history/.
 #
 # Usage: bash tools/check-docs.sh   (from anywhere inside the repository)
 set -euo pipefail
@@ -18,8 +18,8 @@ done < <(find "${paths[@]}" -type f \
      -o -name 'run' -o -name '*.txt' \) \
   -not -path '*/target/*' -not -path '*/.venv/*' -not -path '*/corpus/*' -not -path tools/check-docs.sh -print0)
 
-# A period of work: an ordinal or a pointing word before "session"/"sitting" ("the eighth
-# session", "this session's build", "a later sitting", "5th-session code"), "session N", and
+# A period of work: an ordinal or a pointing word before "session"/"sitting" (eighth, 5th,
+# this, that, last, next, later... then the word, possibly hyphenated), "session N", and
 # "the start of (the) session". The NBoard protocol's sessions ("an NBoard session", "each
 # session starts a reader thread", "the end of the session") are not caught: no ordinal or
 # pointing word precedes them. This script's own examples are not scanned.

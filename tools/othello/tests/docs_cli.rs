@@ -4,13 +4,17 @@
 
 use clap::CommandFactory;
 use othello_cli::cli::Cli;
-use othello_cli::engine::Engine;
-use othello_cli::spec::Spec;
+use specs::{Engine, MCTS_KEYS, NAMES, RANDOM_KEYS, SEARCH_KEYS, Spec};
 
-/// The engine names and spec keys the command accepts. The one place that names where they
-/// live: when they move to another crate, this function is the only line to change.
+/// Where the engine names, the spec keys and the spec parser live: the one place to change when
+/// they move to another crate.
+mod specs {
+    pub use othello_cli::engine::{Engine, MCTS_KEYS, NAMES, RANDOM_KEYS, SEARCH_KEYS};
+    pub use othello_cli::spec::Spec;
+}
+
+/// The engine names and the spec keys of each kind of engine the command accepts.
 fn spec_lists() -> (&'static [&'static str], Vec<(&'static str, &'static [&'static str])>) {
-    use othello_cli::engine::{MCTS_KEYS, NAMES, RANDOM_KEYS, SEARCH_KEYS};
     (
         NAMES,
         vec![("search", SEARCH_KEYS), ("mcts", MCTS_KEYS), ("random", RANDOM_KEYS)],

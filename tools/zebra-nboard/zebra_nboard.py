@@ -249,11 +249,15 @@ class Session:
         if len(fields) != 4:
             raise RuntimeError(f"bad driver answer {' '.join(fields)!r}")
         move, score, nodes, kind = fields
-        square = parse_square(move)
+        try:
+            square = parse_square(move)
+            value = None if kind in ("forced", "pass", "other") else float(score)
+            count = int(float(nodes))
+        except (GameError, ValueError):
+            raise RuntimeError(f"bad driver answer {' '.join(fields)!r}") from None
         if square is None or square not in legal_moves(self.pos.board, self.pos.side):
             raise RuntimeError(f"the driver answered an illegal move {move}")
-        value = None if kind in ("forced", "pass", "other") else float(score)
-        return move.upper(), value, int(float(nodes)), kind == "exact", time.monotonic() - t0
+        return move.upper(), value, count, kind == "exact", time.monotonic() - t0
 
     def handle(self, line):
         """Handles one line; False after `quit`."""
@@ -315,14 +319,18 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         description="NBoard front end for a line-based search driver (see README.md).",
     )
-    parser.add_argument("--depth", type=int, default=8, help="midgame depth until `set depth` (default 8)")
+    parser.add_argument(
+        "--depth", type=int, default=8, help="midgame depth until `set depth` (default 8)"
+    )
     parser.add_argument(
         "--exact",
         type=int,
         default=None,
         help="solve exactly from this many empties (default: the midgame depth)",
     )
-    parser.add_argument("driver", nargs=argparse.REMAINDER, help="the driver command and its arguments")
+    parser.add_argument(
+        "driver", nargs=argparse.REMAINDER, help="the driver command and its arguments"
+    )
     args = parser.parse_args(argv)
     if not args.driver:
         parser.error("no driver command given")

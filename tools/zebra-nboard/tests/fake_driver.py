@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A stand-in for the Zebra driver in the adapter's tests: same line protocol, no search.
 
-It answers the first legal move in a1..h8 order with score 1.25 and 100 nodes (`forced` when
-it is the only one), `ok` to `new`, and appends every line it reads to the file named by
+It answers the first legal move in a1..h8 order with score 1.25 and 100 nodes (kind `forced`
+when it is the only one, else `exact` when at most EXACTDEPTH squares are empty, else `mid`),
+`ok` to `new`, and appends every line it reads to the file named by
 FAKE_DRIVER_LOG. Its move generation is written apart from the adapter's, so that the tests
 compare two implementations."""
 
@@ -50,5 +51,10 @@ for line in sys.stdin:
         print("PA 0.00 0 pass", flush=True)
         continue
     sq = moves[0]
-    kind = "forced" if len(moves) == 1 else "mid"
+    if len(moves) == 1:
+        kind = "forced"
+    elif parts[0].count("-") <= int(parts[3]):
+        kind = "exact"
+    else:
+        kind = "mid"
     print(f"{'abcdefgh'[sq % 8]}{sq // 8 + 1} 1.25 100 {kind}", flush=True)

@@ -17,6 +17,8 @@ PASS_BOARD = "O*" + "-" * 60 + "*O"
 
 
 def ggf(board, side, moves=""):
+    if side == "6":  # a record of another size (with 64 squares), refused
+        return f"(;GM[Othello]TY[6]BO[6 {START} *]{moves};)"
     return f"(;GM[Othello]PC[test]PB[a]PW[b]RE[?]TY[8]BO[8 {board} {side}]{moves};)"
 
 
@@ -65,6 +67,8 @@ def test_depth_and_exact_depth(tmp_path):
     lines = [f"set game {ggf(START, '*')}", "set depth 12", "go", "set depth 0", "go", "quit"]
     _, logged, _, _ = run(lines, tmp_path)
     assert logged[1:3] == [f"{START.replace('*', 'X')} X 12 12"] * 2
+    _, logged, _, _ = run([f"set game {ggf(START, '*')}", "set depth 99", "go", "quit"], tmp_path)
+    assert logged[1] == f"{START.replace('*', 'X')} X 60 60"
     _, logged, _, _ = run(lines, tmp_path, "--exact", "10")
     assert logged[1:3] == [f"{START.replace('*', 'X')} X 12 10"] * 2
     _, logged, _, _ = run([f"set game {ggf(START, '*')}", "go", "quit"], tmp_path, "--depth", "5")
@@ -87,17 +91,20 @@ def test_passes_in_the_record_and_in_moves(tmp_path):
         # Then white's only move f8 flips g8: a forced move, answered without a score.
         assert answers(out)[1].startswith("=== F8//")
         assert logged == ["new", f"{white_to_move.replace('*', 'X')} O 8 8", "quit"]
-        # `move F8` for white after black's implicit pass also replays.
-        lines = [f"set game {ggf(PASS_BOARD, '*', record)}", "move F8", "go", "quit"]
-        out, logged, _, _ = run(lines, tmp_path)
-        assert answers(out) == ["=== PA//0.000"]
+    # `move C1` is white's move after black's implicit pass; then black passes with `move PA`.
+    lines = [f"set game {ggf(PASS_BOARD, '*')}", "move C1", "move PA", "go", "quit"]
+    out, logged, err, _ = run(lines, tmp_path)
+    assert logged == ["new", f"{white_to_move.replace('*', 'X')} O 8 8", "quit"]
+    assert answers(out)[0].startswith("=== F8//") and err == ""
 
 
 def test_bad_records_and_moves_keep_the_position(tmp_path):
     lines = [
         f"set game {ggf(START, '*', 'B[F5]')}",
         f"set game {ggf(START, '*', 'B[PA]')}",  # a pass with legal moves
-        f"set game {ggf(START, '*', 'W[F5]')}",  # out of turn
+        f"set game {ggf(START, '*', 'W[PA]')}",  # a pass out of turn
+        f"set game {ggf(START, '*', 'W[E3]')}",  # out of turn (e3 is legal for white)
+        f"set game {ggf(START, '6')}",  # not 8x8
         f"set game {ggf(START, '*', 'B[A1]')}",  # illegal
         "set game (;GM[Othello]BO[8 --- *];)",  # short board
         "set game (;GM[Othello]B[F5];)",  # no board
@@ -108,7 +115,9 @@ def test_bad_records_and_moves_keep_the_position(tmp_path):
         "quit",
     ]
     out, logged, err, code = run(lines, tmp_path)
-    assert err.count("zebra_nboard:") == 7
+    assert err.count("zebra_nboard:") == 9
+    assert "only 8x8" in err and "O passes out of turn" in err
+    assert "X passes with a legal move" in err
     after_f5 = "-" * 27 + "OX" + "-" * 6 + "XXX" + "-" * 26
     assert logged == ["new", f"{after_f5} O 8 8", "quit"]
     assert out[-1] == "pong 3"
@@ -130,12 +139,42 @@ def test_new_game_only_when_the_game_changes(tmp_path):
     _, logged, _, _ = run(lines, tmp_path)
     assert [line for line in logged if line == "new"] == ["new", "new"]
     assert logged[0] == "new" and logged[4] == "new"
+    # Going back to an earlier position of the game (after `move`), or to another start board
+    # without moves, is a new game too.
+    after_f5 = "-" * 27 + "O*" + "-" * 6 + "***" + "-" * 26
+    after_f5_d6 = "-" * 27 + "O*" + "-" * 6 + "O**" + "-" * 5 + "O" + "-" * 20
+    lines = [
+        f"set game {ggf(START, '*')}",
+        "go",
+        f"set game {ggf(after_f5_d6, '*')}",
+        "go",
+        "quit",
+    ]
+    _, logged, _, _ = run(lines, tmp_path)
+    assert [i for i, line in enumerate(logged) if line == "new"] == [0, 2]
+    lines = [
+        f"set game {ggf(START, '*', 'B[F5]W[D6]')}",
+        "move C3",
+        "go",
+        f"set game {ggf(START, '*', 'B[F5]W[D6]')}",
+        "go",
+        f"set game {ggf(after_f5, 'O')}",
+        "go",
+        f"set game {ggf(after_f5, 'O', 'W[D6]')}",
+        "go",
+        "quit",
+    ]
+    _, logged, _, _ = run(lines, tmp_path)
+    assert [i for i, line in enumerate(logged) if line == "new"] == [0, 2, 4]
 
 
 def test_hint_and_learn(tmp_path):
     out, _, _, _ = run([f"set game {ggf(START, '*')}", "hint 3", "learn", "quit"], tmp_path)
     assert "search D3 1.25 0 8" in out
     assert out[-1] == "learned"
+    # An exact answer (here: 60 empties at exact depth 60) shows as depth 100%.
+    out, _, _, _ = run([f"set game {ggf(START, '*')}", "set depth 60", "hint 1", "quit"], tmp_path)
+    assert "search D3 1.25 0 100%" in out
 
 
 def test_driver_failures(tmp_path):
@@ -144,9 +183,22 @@ def test_driver_failures(tmp_path):
     assert code == 1 and "driver exited" in err
     _, _, err, code = run(["quit"], tmp_path, driver=[str(tmp_path / "no-such-driver")])
     assert code == 2 and "cannot start the driver" in err
-    illegal = [sys.executable, "-c", "import sys\nfor l in sys.stdin: print('ok' if l.startswith('new') else 'a1 0 1 mid', flush=True)"]
-    _, _, err, code = run([f"set game {ggf(START, '*')}", "go", "quit"], tmp_path, driver=illegal)
+
+    def answering(answer):
+        script = "import sys\nfor l in sys.stdin:\n"
+        script += f"    print('ok' if l.startswith('new') else {answer!r}, flush=True)"
+        return [sys.executable, "-c", script]
+
+    game = [f"set game {ggf(START, '*')}", "go", "quit"]
+    _, _, err, code = run(game, tmp_path, driver=answering("a1 0 1 mid"))
     assert code == 1 and "illegal move a1" in err
+    for answer, why in [
+        ("error bad input line", "refused"),
+        ("d3 x 1 mid", "bad driver answer"),
+        ("d3 1.0", "bad driver answer"),
+    ]:
+        _, _, err, code = run(game, tmp_path, driver=answering(answer))
+        assert code == 1 and why in err and "Traceback" not in err, err
 
 
 def load(path, name):

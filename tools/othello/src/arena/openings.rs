@@ -120,7 +120,7 @@ fn parse_line(line: &str, size: BoardSize) -> Result<Opening, String> {
 /// # Errors
 /// Bad input naming the file, the line and the problem.
 pub fn read_file(path: &str, size: BoardSize) -> CliResult<Vec<Opening>> {
-    let text = std::fs::read_to_string(path).map_err(|e| input(format!("cannot read openings file {path}: {e}")))?;
+    let (path, text) = crate::input::read_source(path, "openings file")?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();

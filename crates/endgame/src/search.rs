@@ -41,8 +41,8 @@ pub(crate) const TABLE_MIN: u32 = 8;
 const _: () = assert!(CACHE_MAX < 16, "nws_mid keeps at most 16 moves");
 
 /// Enhanced transposition cut-offs are tried above this many empty squares: from 11, whose
-/// children at [`CACHE_MAX`] are probed in the thread's cache (eighth session, 2026-12-01:
-/// above 12 until then; 10 instead of 12 measured 1.6% fewer nodes on the 24-empty random
+/// children at [`CACHE_MAX`] are probed in the thread's cache (since 2026-12-01; above 12
+/// before: 10 instead of 12 measured 1.6% fewer nodes on the 24-empty random
 /// lines and 1.7% on FFO #40-#49, every line fewer).
 pub(crate) const ETC_MIN: u32 = 10;
 
@@ -50,8 +50,8 @@ pub(crate) const ETC_MIN: u32 = 10;
 pub(crate) const SORT_MIN: u32 = 14;
 
 /// With an ordering evaluation: fewest empty squares at which moves are ordered by it, each
-/// child by its evaluation alone (0 plies) below [`EVAL_SORT_PLY`] empty squares. Eighth
-/// session, 2026-12-01, with [`EVAL_SORT_WEIGHT`] 250 instead of 300 and [`ETC_MIN`] 10, nodes
+/// child by its evaluation alone (0 plies) below [`EVAL_SORT_PLY`] empty squares. Measured
+/// 2026-12-01, with [`EVAL_SORT_WEIGHT`] 250 instead of 300 and [`ETC_MIN`] 10, nodes
 /// on the 24-empty random lines / FFO #40-#49: before 3 200.1 M / 646.7 M; from 13 (kept)
 /// 3 011.3 M / 632.9 M; from 12, 3 013.1 M / 624.2 M but slower (more evaluations per node);
 /// from 14 (weight and ETC only) 3 112.9 M / 647.2 M.
@@ -67,7 +67,7 @@ pub(crate) const EVAL_SORT_DEEPER: u32 = 16;
 
 /// With an ordering evaluation: the weight of one centi-disc of its ordering-search value in a
 /// move's sort key (the fastest-first key weighs one opponent move 65536): about 2.6 discs
-/// weigh one opponent move (300, 2.2 discs, until the eighth session). Tuned with
+/// weigh one opponent move (300, 2.2 discs, until 2026-12-01). Tuned with
 /// [`EVAL_SORT_DEEPER`] and [`EVAL_SORT_MIN`].
 pub(crate) const EVAL_SORT_WEIGHT: i32 = 250;
 

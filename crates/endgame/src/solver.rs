@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 /// With an ordering evaluation and at least `SORT_MIN` empty squares, the root moves are
 /// ordered by a search of this many plies (the root move included) with the evaluation at its
-/// leaves. Fifth session, 2026-11-30: 4 and 5 plies measured on the whole sets (FFO #40-#49
+/// leaves. Measured 2026-11-30: 4 and 5 plies measured on the whole sets (FFO #40-#49
 /// 1 249.1 M / 1 250.6 M nodes, the 24-empty random lines 4 673.8 M / 4 705.2 M, base 1 295.7 M
 /// and 5 014.0 M), 4 kept (docs/BENCHMARKS.md).
 const ROOT_EVAL_PLIES: u32 = 4;
@@ -19,7 +19,7 @@ const ROOT_EVAL_PLIES: u32 = 4;
 /// The selective pre-solve's levels (confidence in hundredths of a standard deviation): with
 /// an ordering evaluation and at least [`PRESOLVE_MIN`] empty squares, an exact solve first
 /// runs a selective search at each level in turn, and its score is the exact search's first
-/// guess (see [`Probcut`]). Seventh session, 2026-12-01, nodes on FFO #40-#49 / the 24-empty
+/// guess (see [`Probcut`]). Measured 2026-12-01, nodes on FFO #40-#49 / the 24-empty
 /// random lines (docs/BENCHMARKS.md): none 1 194.7 M / 4 278.9 M; 1.5: 646.7 M / 3 200.1 M;
 /// 1.5 then 2.5: 624.0 M / 3 648.6 M; 1.2 then 2.0: 629.4 M / 3 454.2 M; 1.0, 1.5, 2.5:
 /// 611.2 M / 3 737.8 M. One level of 1.5 kept.
@@ -507,7 +507,7 @@ impl Solver {
         let busy = (threads > 1).then(BusySet::new);
         // Helpers take the root moves in the cheap fastest-first order, so that where it
         // differs from the evaluation's order they start on other moves than the main
-        // thread (sixth session, FFO #40-#49 with 2 threads: 1.49 G nodes against 1.57 G
+        // thread (2026-12-01, FFO #40-#49 with 2 threads: 1.49 G nodes against 1.57 G
         // when both threads take the evaluation's order; docs/BENCHMARKS.md).
         let helper_order = if threads > 1 {
             self.root_order(layout, p, o, false, &mut order_nodes)

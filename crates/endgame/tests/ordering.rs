@@ -31,9 +31,9 @@ fn config() -> SolverConfig {
 /// solver per position, as `othello solve` counts them one position at a time). Updated
 /// 2026-11-30 when the shallow layer became 6 empties (from 7), the thread's cache 8-10
 /// empties (from 8-12) in 2^15 slots (from 2^16) and the last-square count lazy (fail-soft
-/// bounds): docs/endgame.md. Fifth session (2026-11-30): the root's aspiration windows put
-/// the move that reached the last window first (fewer nodes on two of the five). Eighth
-/// session (2026-12-01): enhanced transposition cut-offs from 11 empties (from 13).
+/// bounds): docs/endgame.md. On 2026-11-30 too: the root's aspiration windows put
+/// the move that reached the last window first (fewer nodes on two of the five). On
+/// 2026-12-01: enhanced transposition cut-offs from 11 empties (from 13).
 #[test]
 fn no_ordering_keeps_the_node_counts() {
     let cases = [
@@ -141,8 +141,8 @@ fn config_equality_follows_the_evaluation_object() {
 /// Node counts with a fixed ordering evaluation on FFO #1-#3, #13 and #14 (disc difference
 /// plus mobility, not the pattern tables, which are retrained): they move with the ordering
 /// searches' depths and weight and the root's evaluation order (FFO #13/#14 have ordering
-/// searches below the root; the random 12-empty line has none), and with nothing else. Eighth
-/// session (2026-12-01): ordering by the evaluation from 13 empties (0 plies at 13, a weight
+/// searches below the root; the random 12-empty line has none), and with nothing else. Since
+/// 2026-12-01: ordering by the evaluation from 13 empties (0 plies at 13, a weight
 /// of 250) and cut-offs by the table from 11 empties.
 #[test]
 fn ordering_searches_keep_their_node_counts() {

@@ -353,7 +353,7 @@ impl PatternEval {
 
     /// Out of line: inlined into [`PatternEval::raw`] it gave every extraction's call the
     /// portable code's stack frame and saved registers (about 25 instructions per evaluation,
-    /// docs/BENCHMARKS.md, seventh session).
+    /// measured 2026-12-01 on the Intel Xeon: docs/history/benchmarks-2026.md).
     #[inline(never)]
     fn sum_portable(&self, base: usize, player: u64, opponent: u64) -> i32 {
         let w = &self.values[base..];

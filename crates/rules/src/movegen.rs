@@ -11,7 +11,7 @@
 //!   shifted both ways) and the AVX2 flip ([`x86::flips_avx2`]: the same lanes, filled from the
 //!   played square), which measured faster than the bit-scan flip with single-instruction
 //!   `tzcnt`/`lzcnt` ([`x86::flips_bmi`]) in perft, the endgame solver and the search
-//!   (docs/BENCHMARKS.md, sixth and seventh sessions). Perft's last ply, with this back end and
+//!   (2026-12-01, Intel Xeon: docs/history/benchmarks-2026.md). Perft's last ply, with this back end and
 //!   the BMI2 one, counts the moves of four positions at a time, one per lane
 //!   ([`x86::leaves1_avx2`]).
 //! - [`Backend::Bmi2`]: the AVX2 move generation and flips by `pext`/`pdep` (four lines of the
@@ -49,7 +49,7 @@ pub use cpu::{
 pub enum Backend {
     /// Plain `u64` code, compiled for the baseline target.
     Portable,
-    /// AVX2 move generation and BMI1/LZCNT bit-scan flips (x86-64 only).
+    /// AVX2 move generation and the AVX2 flip (x86-64 only).
     Avx2,
     /// AVX2 move generation and BMI2 `pext`/`pdep` flips (x86-64 only).
     Bmi2,

@@ -55,7 +55,7 @@ pub struct BenchArgs {
 }
 
 /// The default search depth of the benchmark (12 since the default engine evaluates with
-/// patterns: about 10 s on the Intel Xeon of docs/BENCHMARKS.md; depth 13 takes 4x that).
+/// patterns: 6-8 s on the CPUs of docs/BENCHMARKS.md, 2026-12-01; depth 13 takes about 4x that).
 pub const BENCH_DEPTH: u32 = 12;
 /// The default perft depth of `--perft`.
 pub const PERFT_DEPTH: u32 = 8;

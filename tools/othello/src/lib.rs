@@ -12,12 +12,13 @@
 //!
 //! Exit codes: 0 success, 1 a failed check (such as a solve mismatch), 2 bad input (a malformed
 //! board, an illegal move, an unknown option, a bad file), always with one line on stderr (plus
-//! clap's tip line when it has one).
+//! clap's tip line when it has one, so a usage error can take two).
 #![forbid(unsafe_code)]
 
 pub mod arena;
 pub mod bench;
 pub mod build_info;
+pub mod cli;
 pub mod engine;
 pub mod error;
 pub mod evalspec;

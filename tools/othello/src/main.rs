@@ -2,39 +2,13 @@
 //! evaluation, search, endgame solver, MCTS); it does not reimplement them.
 //!
 //! Exit codes: 0 success, 1 a failed check (such as a solve mismatch), 2 bad input (a malformed
-//! board, an illegal move, an unknown option, a bad file), always with one line on stderr.
+//! board, an illegal move, an unknown option, a bad file), with a short error on stderr: one line
+//! naming the problem, plus clap's `tip:` line when it gives one (so a usage error can take two).
 #![forbid(unsafe_code)]
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
+use othello_cli::cli::{Cli, Command};
 use othello_cli::{bench, nboard, perft, play, search_cmd, show, solve};
-
-/// Othello engine toolkit: perft, benchmarks, search, solving, matches.
-#[derive(Parser, Debug)]
-#[command(name = "othello", version = othello_cli::build_info::VERSION, about, propagate_version = true)]
-struct Cli {
-    #[command(subcommand)]
-    command: Command,
-}
-
-#[derive(Subcommand, Debug)]
-enum Command {
-    /// Count the leaves of the game tree (published perft convention: a pass is a ply).
-    Perft(perft::PerftArgs),
-    /// Print a position: board, side to move, legal moves, disc counts.
-    Show(show::ShowArgs),
-    /// Run the fixed benchmark over the embedded position set (the node count is a signature).
-    Bench(bench::BenchArgs),
-    /// Search a position with an engine spec: one line per iteration, then the best move.
-    Search(search_cmd::SearchArgs),
-    /// Solve endgames exactly (a position, or an OBF file checked against its listed scores).
-    Solve(solve::SolveArgs),
-    /// Play a match between two engine specs.
-    Play(play::PlayArgs),
-    /// Elo, LOS and the SPRT of given pentanomial counts (e.g. merged from `play --pairs` runs).
-    Stats(play::StatsArgs),
-    /// Speak the NBoard engine protocol (version 2) on stdin/stdout.
-    Nboard(nboard::NboardArgs),
-}
 
 /// The lines of a clap error this command prints: the first (it names the problem, with the
 /// names that follow it when it ends with a colon, such as the missing arguments) and clap's

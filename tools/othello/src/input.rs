@@ -70,7 +70,11 @@ pub fn read_source(path: &str, what: &str) -> CliResult<(String, String)> {
     let (name, reader): (String, Box<dyn Read>) = if path == "-" {
         ("standard input".to_string(), Box::new(std::io::stdin()))
     } else {
-        let pre = if what.is_empty() { String::new() } else { format!("{what} ") };
+        let pre = if what.is_empty() {
+            String::new()
+        } else {
+            format!("{what} ")
+        };
         if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
             return Err(input(format!("{pre}{path} is a directory")));
         }

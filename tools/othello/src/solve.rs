@@ -69,9 +69,7 @@ fn read_input(args: &SolveArgs) -> CliResult<Vec<ObfLine>> {
             if t.is_empty() || t.starts_with('#') || t.starts_with('%') {
                 continue;
             }
-            let obf: ObfLine = t
-                .parse()
-                .map_err(|e| input(format!("{name} line {}: {e}", i + 1)))?;
+            let obf: ObfLine = t.parse().map_err(|e| input(format!("{name} line {}: {e}", i + 1)))?;
             lines.push(obf);
         }
         if lines.is_empty() {
@@ -230,8 +228,9 @@ pub fn run(args: &SolveArgs) -> CliResult {
     out.line(
         || {
             format!(
-                "solved {} positions, {mismatches} mismatches, {total_nodes} nodes, {ms:.1} ms",
-                lines.len()
+                "solved {}, {}, {total_nodes} nodes, {ms:.1} ms",
+                crate::output::count(lines.len(), "position", "positions"),
+                crate::output::count(mismatches, "mismatch", "mismatches")
             )
         },
         || json!({"positions": lines.len(), "mismatches": mismatches, "nodes": total_nodes, "time_ms": round_ms(ms)}),

@@ -104,7 +104,7 @@ fn parse_line(line: &str, size: BoardSize) -> Result<Opening, String> {
     };
     if opening.root.size() != size {
         return Err(format!(
-            "a {0}x{0} opening in a {1}x{1} match",
+            "the opening is {0}x{0}, the match {1}x{1}",
             opening.root.size().side(),
             size.side()
         ));

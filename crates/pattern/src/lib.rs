@@ -465,55 +465,24 @@ impl PatternEval {
 }
 
 fn has_avx512() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx512f")
-            && std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("avx512vbmi")
-            && std::is_x86_feature_detected!("avx512vl")
-            && std::is_x86_feature_detected!("avx512vpopcntdq")
-            && std::is_x86_feature_detected!("avx2")
-            && std::is_x86_feature_detected!("popcnt")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    let f = othello_rules::movegen::cpu_features();
+    f.avx512f && f.avx512bw && f.avx512vbmi && f.avx512vl && f.avx512vpopcntdq && f.avx2 && f.popcnt
 }
 
 fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    let f = othello_rules::movegen::cpu_features();
+    f.avx2 && f.popcnt
 }
 
-/// Whether the CPU's gathers are microcoded, so that scalar table reads are faster: AMD
-/// (and Hygon) CPUs, where an 8-lane `vpgatherdd` is 39 micro-ops on Zen 3 (uops.info; 5 on
-/// Intel since Skylake). Not measured here (docs/pattern.md); the `pattern` bench measures
-/// both ways.
+/// Whether the CPU's gathers are microcoded, so that scalar table reads are faster (the rules
+/// crate's [`gathers_microcoded`](othello_rules::movegen::gathers_microcoded): AMD and Hygon).
+/// Not measured here (docs/pattern.md); the `pattern` bench measures both ways.
 fn slow_gathers() -> bool {
-    othello_rules::movegen::cpu_vendor().is_some_and(|v| gathers_microcoded(&v))
-}
-
-/// Whether CPUs of this vendor (the CPUID vendor string) microcode their gathers.
-fn gathers_microcoded(vendor: &[u8; 12]) -> bool {
-    vendor == b"AuthenticAMD" || vendor == b"HygonGenuine"
+    othello_rules::movegen::gathers_microcoded()
 }
 
 fn has_bmi2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("bmi2")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    othello_rules::movegen::cpu_features().bmi2
 }
 
 /// The mobility entries (relative to the mobility tables) of the side to move and its opponent,

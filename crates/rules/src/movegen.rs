@@ -37,6 +37,12 @@ use std::sync::atomic::{AtomicU8, Ordering};
 mod avx2;
 mod avx512;
 mod bmi2;
+mod cpu;
+
+pub use cpu::{
+    CpuFeatures, cpu_family, cpu_features, cpu_vendor, gathers_microcoded, gathers_microcoded_on, pext_is_fast,
+    pext_is_fast_on,
+};
 
 /// An implementation of [`legal_moves`] and [`flips`].
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -305,51 +311,6 @@ pub mod portable {
     }
 }
 
-/// The CPU's vendor string from CPUID leaf 0 (`GenuineIntel`, `AuthenticAMD`, ...); `None` on
-/// other architectures. With [`cpu_family`], what a back-end choice needs beyond the feature
-/// bits (a feature can be present but slow); other crates (the pattern evaluation) use it too.
-pub fn cpu_vendor() -> Option<[u8; 12]> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // CPUID leaf 0 (the vendor, in EBX, EDX, ECX) exists on every x86-64 CPU.
-        let v = std::arch::x86_64::__cpuid(0);
-        let mut out = [0u8; 12];
-        for (chunk, reg) in out.chunks_exact_mut(4).zip([v.ebx, v.edx, v.ecx]) {
-            chunk.copy_from_slice(&reg.to_le_bytes());
-        }
-        Some(out)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        None
-    }
-}
-
-/// The CPU's family from CPUID leaf 1, as `lscpu` prints it (the base family, plus the
-/// extended family when the base is 0xf: 0x19 for AMD Zen 3 and 4, 6 for Intel's cores);
-/// `None` on other architectures.
-pub fn cpu_family() -> Option<u32> {
-    #[cfg(target_arch = "x86_64")]
-    {
-        // CPUID leaf 1 exists on every x86-64 CPU.
-        let eax = std::arch::x86_64::__cpuid(1).eax;
-        let base = (eax >> 8) & 0xf;
-        Some(if base == 0xf { base + ((eax >> 20) & 0xff) } else { base })
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        None
-    }
-}
-
-/// Whether `pext`/`pdep` are fast on a CPU of this vendor and family: everywhere except AMD
-/// (and Hygon) before Zen 3 (family 0x19), where they are microcoded (tens of cycles,
-/// depending on the mask).
-pub fn pext_is_fast_on(vendor: &[u8; 12], family: u32) -> bool {
-    let amd = vendor == b"AuthenticAMD" || vendor == b"HygonGenuine";
-    !(amd && family < 0x19)
-}
-
 /// The x86-64 back ends' functions.
 ///
 /// The `#[target_feature]` functions are public so that a hot loop elsewhere (a solver, a
@@ -381,51 +342,22 @@ pub mod x86 {
 
     /// Whether the CPU supports the AVX2 back end (AVX2, BMI1, LZCNT, POPCNT).
     pub fn available() -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            std::is_x86_feature_detected!("avx2")
-                && std::is_x86_feature_detected!("bmi1")
-                && std::is_x86_feature_detected!("lzcnt")
-                && std::is_x86_feature_detected!("popcnt")
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
-        }
+        super::cpu_features().avx2_set()
     }
 
     /// Whether the CPU has BMI2 (`pext`, `pdep`), fast or not.
     pub(super) fn has_bmi2() -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            std::is_x86_feature_detected!("bmi2")
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
-        }
+        super::cpu_features().bmi2
     }
 
     /// Whether the CPU has AVX-512 F, VL and CD.
     pub(super) fn has_avx512() -> bool {
-        #[cfg(target_arch = "x86_64")]
-        {
-            std::is_x86_feature_detected!("avx512f")
-                && std::is_x86_feature_detected!("avx512vl")
-                && std::is_x86_feature_detected!("avx512cd")
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        {
-            false
-        }
+        super::cpu_features().avx512_set()
     }
 
     /// Whether `pext`/`pdep` are fast on this CPU (see [`super::pext_is_fast_on`]).
     pub(super) fn pext_is_fast() -> bool {
-        match (super::cpu_vendor(), super::cpu_family()) {
-            (Some(vendor), Some(family)) => super::pext_is_fast_on(&vendor, family),
-            _ => false,
-        }
+        super::pext_is_fast()
     }
 
     #[cfg(target_arch = "x86_64")]

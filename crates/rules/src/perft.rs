@@ -14,165 +14,19 @@
 //! [`perft_parallel`] (tasks split a few plies below the root, shared by `threads` workers,
 //! which share one lock-free table).
 
-use crate::hash::hash_pair;
 use crate::movegen::Backend;
 use crate::movegen::{self, portable};
-use crate::{BoardSize, Move, Position, canonical};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering, fence};
+use crate::{Move, Position, canonical};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+#[cfg(all(test, loom))]
+mod loom_model;
+mod table;
+
+pub use table::PerftTable;
 
 /// Subtrees shallower than this are counted directly, not cached.
 const HASH_MIN_DEPTH: u32 = 4;
-
-/// One cached count: position (side-relative), remaining depth and count, behind a sequence
-/// number (a seqlock): odd while a writer fills the entry, bumped by two when it is done.
-#[derive(Default)]
-struct Entry {
-    seq: AtomicU64,
-    player: AtomicU64,
-    opponent: AtomicU64,
-    /// Count in the low 56 bits, remaining depth in the top 8 (0 = empty slot).
-    data: AtomicU64,
-}
-
-/// Two entries on one 64-byte cache line.
-#[derive(Default)]
-#[repr(align(64))]
-struct Bucket([Entry; 2]);
-
-/// A perft cache shared by every thread of a count: buckets of two entries, depth-preferred
-/// replacement, lock-free. A probe returns a count only for the exact position and depth it
-/// was stored for: the whole position is compared, and a sequence number read before and after
-/// the entry rejects an entry another thread was writing meanwhile, so a probe never sees a
-/// torn entry. A store that finds its entry being written is dropped (it is a cache).
-pub struct PerftTable {
-    buckets: Box<[Bucket]>,
-    mask: usize,
-    size: BoardSize,
-}
-
-impl PerftTable {
-    /// A table for positions of `size` using about `mib` MiB (rounded down to a power of two
-    /// buckets of 64 bytes; at least 512 buckets).
-    pub fn new(mib: usize, size: BoardSize) -> PerftTable {
-        let want = (mib.max(1) << 20) / std::mem::size_of::<Bucket>();
-        let n = (want.max(512) + 1).next_power_of_two() / 2;
-        PerftTable {
-            buckets: zeroed_buckets(n),
-            mask: n - 1,
-            size,
-        }
-    }
-
-    #[inline]
-    fn probe(&self, p: u64, o: u64, depth: u32) -> Option<u64> {
-        let b = &self.buckets[hash_pair(p, o) as usize & self.mask];
-        for e in &b.0 {
-            let s1 = e.seq.load(Ordering::Acquire);
-            let (ep, eo, data) = (
-                e.player.load(Ordering::Relaxed),
-                e.opponent.load(Ordering::Relaxed),
-                e.data.load(Ordering::Relaxed),
-            );
-            fence(Ordering::Acquire);
-            let s2 = e.seq.load(Ordering::Relaxed);
-            if s1 & 1 == 0 && s1 == s2 && ep == p && eo == o && (data >> 56) as u32 == depth {
-                return Some(data & ((1 << 56) - 1));
-            }
-        }
-        None
-    }
-
-    /// Asks the CPU to bring the bucket of `(p, o)` into the cache ahead of its probe.
-    #[inline]
-    fn prefetch(&self, p: u64, o: u64) {
-        let b: *const Bucket = &self.buckets[hash_pair(p, o) as usize & self.mask];
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE is part of every x86-64 CPU; a prefetch never faults, and `b` points
-        // into the table anyway.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(b.cast())
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = b;
-    }
-
-    #[inline]
-    fn store(&self, p: u64, o: u64, depth: u32, count: u64) {
-        let b = &self.buckets[hash_pair(p, o) as usize & self.mask];
-        let d0 = b.0[0].data.load(Ordering::Relaxed) >> 56;
-        let d1 = b.0[1].data.load(Ordering::Relaxed) >> 56;
-        let e = if d1 < d0 { &b.0[1] } else { &b.0[0] };
-        let s = e.seq.load(Ordering::Relaxed);
-        if s & 1 != 0
-            || e.seq
-                .compare_exchange(s, s + 1, Ordering::Relaxed, Ordering::Relaxed)
-                .is_err()
-        {
-            return;
-        }
-        fence(Ordering::Release);
-        e.player.store(p, Ordering::Relaxed);
-        e.opponent.store(o, Ordering::Relaxed);
-        e.data.store(count | (depth as u64) << 56, Ordering::Relaxed);
-        e.seq.store(s + 2, Ordering::Release);
-    }
-}
-
-/// `n` empty buckets. The memory is first mapped in one call ([`populate`]), then zeroed: the
-/// zeroing then takes no page faults (with the allocator's zeroing, one fault per 4 KiB page:
-/// 0.2-0.3 s of system time for 256 MiB on an AMD EPYC Zen 3 VM). Leaving the pages to be
-/// faulted in by the counting threads instead was measured and is worse (docs/BENCHMARKS.md,
-/// "Zen 3": with two threads the concurrent first-touch faults cost that VM two to three
-/// times the system time).
-#[allow(unsafe_code)]
-fn zeroed_buckets(n: usize) -> Box<[Bucket]> {
-    let layout = std::alloc::Layout::array::<Bucket>(n).expect("perft table size overflows");
-    // SAFETY: `layout` has a non-zero size (n >= 512); the pointer comes from the global
-    // allocator with the layout of `[Bucket; n]`, which is the layout `Box<[Bucket]>` frees it
-    // with; `populate` only maps the pages inside the allocation; every byte is then written
-    // (zero), and a `Bucket` is atomics only, for which all zero bytes are a valid value (the
-    // same as `Bucket::default()`).
-    unsafe {
-        let ptr = std::alloc::alloc(layout);
-        if ptr.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
-        populate(ptr, layout.size());
-        ptr.write_bytes(0, layout.size());
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr.cast::<Bucket>(), n))
-    }
-}
-
-/// Asks the operating system to map the pages of `[ptr, ptr + len)` now, in one call (Linux
-/// 5.14 and later: `madvise(MADV_POPULATE_WRITE)`), as first writes would map them, rather
-/// than at one page fault each. Elsewhere, or when the kernel refuses, nothing happens.
-///
-/// # Safety
-/// `[ptr, ptr + len)` must lie inside one allocation.
-#[allow(unsafe_code)]
-unsafe fn populate(ptr: *mut u8, len: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        use std::ffi::{c_int, c_void};
-        unsafe extern "C" {
-            fn madvise(addr: *mut c_void, len: usize, advice: c_int) -> c_int;
-        }
-        const MADV_POPULATE_WRITE: c_int = 23;
-        // The base page of x86-64 and of most aarch64 kernels; where pages are larger, the
-        // rounded range is not aligned and the call fails harmlessly (EINVAL).
-        const PAGE: usize = 4096;
-        let (start, end) = (ptr as usize, ptr as usize + len);
-        let (first, last) = (start.next_multiple_of(PAGE), end / PAGE * PAGE);
-        if last > first {
-            // SAFETY: [first, last) is inside [ptr, ptr + len), whole pages rounded inwards
-            // (the caller's promise); MADV_POPULATE_WRITE maps them without changing their
-            // contents. A failure (an older kernel) is ignored: the pages fault in as before.
-            unsafe { madvise(first as *mut c_void, last - first, MADV_POPULATE_WRITE) };
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (ptr, len);
-}
 
 // The count two plies down from a position with legal moves `moves`, one move at a time: for
 // each move, the child's number of moves, or 1 when it has none (a pass or a finished game,
@@ -807,6 +661,7 @@ pub fn perft_parallel_in(pos: &Position, depth: u32, threads: usize, table: Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::BoardSize;
 
     /// `pos` after a move picked by a xorshift step of `seed` (the random play of the tests
     /// below). `pos` must have a move (a pass included).

@@ -177,7 +177,8 @@ impl fmt::Display for Pretty<'_> {
                 } else if pos.white().contains(sq) {
                     'O'
                 } else if legal.contains(sq) {
-                    '*'
+                    // Not `*`, which position input reads as a black disc.
+                    '+'
                 } else {
                     '.'
                 };
@@ -295,6 +296,13 @@ pub enum ParseObfError {
     Position(ParsePositionError),
     /// A `MOVE:SCORE` field is malformed (the field's text).
     BadField(String),
+    /// A well-formed `MOVE:SCORE` field whose move is not legal in the line's position.
+    IllegalMove {
+        /// The field's text.
+        field: String,
+        /// The move.
+        mv: Move,
+    },
 }
 
 impl fmt::Display for ParseObfError {
@@ -302,6 +310,9 @@ impl fmt::Display for ParseObfError {
         match self {
             ParseObfError::Position(e) => e.fmt(f),
             ParseObfError::BadField(s) => write!(f, "bad OBF field '{s}': expected MOVE:SCORE such as F5:+6"),
+            ParseObfError::IllegalMove { field, mv } => {
+                write!(f, "OBF field '{field}': {mv} is not a legal move in this position")
+            }
         }
     }
 }
@@ -328,7 +339,10 @@ impl FromStr for ObfLine {
             let v = v.trim();
             let score: i32 = v.strip_prefix('+').unwrap_or(v).parse().map_err(|_| bad())?;
             if !position.is_legal(mv) {
-                return Err(bad());
+                return Err(ParseObfError::IllegalMove {
+                    field: field.to_string(),
+                    mv,
+                });
             }
             scores.push((mv, score));
         }
@@ -359,6 +373,41 @@ mod tests {
     use super::*;
 
     const START: &str = "---------------------------OX------XO--------------------------- X";
+
+    #[test]
+    fn obf_fields_name_what_is_wrong() {
+        let line = format!("{START}; A1:+18;");
+        assert_eq!(
+            line.parse::<ObfLine>(),
+            Err(ParseObfError::IllegalMove {
+                field: "A1:+18".into(),
+                mv: "a1".parse().unwrap()
+            })
+        );
+        assert!(
+            line.parse::<ObfLine>()
+                .unwrap_err()
+                .to_string()
+                .contains("a1 is not a legal move")
+        );
+        for bad in ["F5", "F5:x", "Z9:+1", ":+1"] {
+            assert_eq!(
+                format!("{START}; {bad};").parse::<ObfLine>(),
+                Err(ParseObfError::BadField(bad.into())),
+                "{bad}"
+            );
+        }
+        assert_eq!(format!("{START}; F5:+0;").parse::<ObfLine>().unwrap().scores.len(), 1);
+    }
+
+    #[test]
+    fn pretty_marks_legal_moves_with_a_sign_position_input_rejects() {
+        let p = Position::start();
+        let text = p.pretty().to_string();
+        assert_eq!(text.matches('+').count(), 4, "{text}");
+        assert!(!text.contains('*'));
+        assert!(format!("{} X", "+".repeat(64)).parse::<Position>().is_err());
+    }
 
     #[test]
     fn start_round_trips() {

@@ -110,8 +110,8 @@ pub fn run(args: &BenchArgs) -> CliResult {
         None if args.perft => PERFT_DEPTH,
         None => BENCH_DEPTH,
         Some(d) if args.perft => crate::check_depth(d, 20)?,
-        Some(d) if d < 1 => return Err(input(format!("bad --depth {d}: expected at least 1"))),
-        Some(d) => crate::check_depth(d, 60)?,
+        Some(d) if !(1..=60).contains(&d) => return Err(input(format!("bad --depth {d}: expected 1 to 60"))),
+        Some(d) => d as u32,
     };
     if !args.perft {
         positions.extend(
@@ -198,8 +198,8 @@ pub fn run(args: &BenchArgs) -> CliResult {
     out.line(
         || {
             format!(
-                "bench: {} positions, depth {depth}, {total} nodes, {:.1} ms, {:.2} M nodes/s",
-                positions.len(),
+                "bench: {}, depth {depth}, {total} nodes, {:.1} ms, {:.2} M nodes/s",
+                crate::output::count(positions.len(), "position", "positions"),
                 secs * 1e3,
                 nps as f64 / 1e6
             )

@@ -27,19 +27,27 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Count the leaves of the game tree (published perft convention: a pass is a ply).
+    #[command(allow_negative_numbers = true)]
     Perft(perft::PerftArgs),
     /// Print a position: board, side to move, legal moves, disc counts.
+    #[command(allow_negative_numbers = true)]
     Show(show::ShowArgs),
     /// Run the fixed benchmark over the embedded position set (the node count is a signature).
+    #[command(allow_negative_numbers = true)]
     Bench(bench::BenchArgs),
     /// Search a position with an engine spec: one line per iteration, then the best move.
+    #[command(allow_negative_numbers = true)]
     Search(search_cmd::SearchArgs),
     /// Solve endgames exactly (a position, or an OBF file checked against its listed scores).
+    #[command(allow_negative_numbers = true)]
     Solve(solve::SolveArgs),
     /// Play a match between two engine specs.
+    #[command(allow_negative_numbers = true)]
     Play(play::PlayArgs),
     /// Elo, LOS and the SPRT of given pentanomial counts (e.g. merged from `play --pairs` runs).
+    #[command(allow_negative_numbers = true)]
     Stats(play::StatsArgs),
     /// Speak the NBoard engine protocol (version 2) on stdin/stdout.
+    #[command(allow_negative_numbers = true)]
     Nboard(nboard::NboardArgs),
 }

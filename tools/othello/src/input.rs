@@ -54,6 +54,45 @@ impl Setup {
     }
 }
 
+/// The largest input read from a file or standard input (an OBF file of a million positions
+/// is about 100 MB); a special file that never ends, such as `/dev/zero`, stops here.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// The text of an input file, or of standard input when `path` is `-` (every command that
+/// reads a file takes `-`), with the name to show in messages (`standard input`, or the path).
+/// Reads a regular file or a special one (a pipe, `/dev/stdin`), up to [`MAX_INPUT_BYTES`].
+///
+/// # Errors
+/// Bad input naming `what` (e.g. "openings file") and the path: it cannot be read, it is a
+/// directory, it is larger than the limit, or it is not UTF-8 text.
+pub fn read_source(path: &str, what: &str) -> CliResult<(String, String)> {
+    use std::io::Read;
+    let (name, reader): (String, Box<dyn Read>) = if path == "-" {
+        ("standard input".to_string(), Box::new(std::io::stdin()))
+    } else {
+        let pre = if what.is_empty() {
+            String::new()
+        } else {
+            format!("{what} ")
+        };
+        if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+            return Err(input(format!("{pre}{path} is a directory")));
+        }
+        let file = std::fs::File::open(path).map_err(|e| input(format!("cannot read {pre}{path}: {e}")))?;
+        (path.to_string(), Box::new(file))
+    };
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| input(format!("cannot read {name}: {e}")))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(input(format!("{name}: larger than {} MiB", MAX_INPUT_BYTES >> 20)));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| input(format!("{name} is not UTF-8 text")))?;
+    Ok((name, text))
+}
+
 /// The most threads any command accepts.
 pub const MAX_THREADS: usize = 256;
 

@@ -36,6 +36,27 @@ fn clap_error_lines(rendered: &str) -> Vec<String> {
     out
 }
 
+/// The message for a negative number given to a flag that takes a count or a size (clap's own
+/// says "invalid digit found in string"), in the form of the commands' range errors.
+fn negative_value(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
+    if !matches!(e.kind(), ErrorKind::ValueValidation | ErrorKind::InvalidValue) {
+        return None;
+    }
+    let value = match e.get(ContextKind::InvalidValue)? {
+        ContextValue::String(v) => v.clone(),
+        _ => return None,
+    };
+    let arg = match e.get(ContextKind::InvalidArg)? {
+        ContextValue::String(a) => a.split_whitespace().next()?.to_string(),
+        _ => return None,
+    };
+    let negative = value
+        .strip_prefix('-')
+        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
+    negative.then(|| format!("error: bad {arg} {value}: negative, expected a count or a size"))
+}
+
 fn main() {
     let args = othello_cli::input::protect_positions(std::env::args_os());
     let cli = match Cli::try_parse_from(args) {
@@ -48,6 +69,10 @@ fn main() {
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
                 eprint!("{e}");
+                std::process::exit(2);
+            }
+            if let Some(line) = negative_value(&e) {
+                eprintln!("{line}");
                 std::process::exit(2);
             }
             // clap's message spans several lines (usage, hints): keep the line naming the

@@ -21,6 +21,11 @@ impl Output {
     }
 }
 
+/// `n` and the noun, singular for one: `count(1, "position", "positions")` is `1 position`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// Nodes per second as an integer (0 when no time was measured).
 pub fn nps(nodes: u64, secs: f64) -> u64 {
     if secs > 0.0 {

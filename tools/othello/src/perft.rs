@@ -130,17 +130,11 @@ fn count(args: &PerftArgs, pos: &Position, depth: u32, table: Option<&perft::Per
 
 /// `--positions`: one count per listed position, at `depth` only.
 fn run_positions(args: &PerftArgs, file: &str, depth: u32, out: Output) -> CliResult {
-    let text = if file == "-" {
-        let mut s = String::new();
-        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s)
-            .map_err(|e| input(format!("cannot read standard input: {e}")))?;
-        s
-    } else {
-        let bytes = std::fs::read(file).map_err(|e| input(format!("cannot read {file}: {e}")))?;
-        String::from_utf8(bytes).map_err(|_| input(format!("{file} is not UTF-8 text")))?
-    };
+    let (name, text) = crate::input::read_source(file, "")?;
+    if text.trim().is_empty() {
+        return Err(input(format!("{name}: empty input, no positions")));
+    }
     // Parse everything first: a bad line fails before any work.
-    let name = if file == "-" { "standard input" } else { file };
     let mut positions = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
@@ -151,6 +145,9 @@ fn run_positions(args: &PerftArgs, file: &str, depth: u32, out: Output) -> CliRe
             .parse()
             .map_err(|e| input(format!("{name} line {}: bad position: {e}", i + 1)))?;
         positions.push(pos);
+    }
+    if positions.is_empty() {
+        return Err(input(format!("{name}: no positions (only comments)")));
     }
     // One table for the whole list (entries stay valid across positions of one size).
     let mut table: Option<(perft::PerftTable, othello_rules::BoardSize)> = None;

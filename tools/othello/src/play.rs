@@ -39,10 +39,10 @@ pub struct PlayArgs {
     #[arg(long)]
     size: Option<u8>,
     /// Clock per side: BASE[+INC] in seconds, e.g. `10+0.1`.
-    #[arg(long, conflicts_with = "st")]
+    #[arg(long, allow_hyphen_values = true, conflicts_with = "st")]
     tc: Option<String>,
     /// Fixed time per move in seconds, e.g. `0.2`.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     st: Option<String>,
     /// Milliseconds a move may exceed its time before it loses on time.
     #[arg(long, default_value_t = 0)]
@@ -115,7 +115,7 @@ impl SprtArgs {
 pub struct StatsArgs {
     /// Pentanomial counts of game pairs, `N0,N1,N2,N3,N4` (pairs scoring 0 to 2 points for A,
     /// in half-point steps), e.g. merged from several `othello play --pairs` runs.
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true)]
     penta: String,
     /// The SPRT to evaluate on these counts.
     #[command(flatten)]
@@ -226,10 +226,14 @@ pub fn run_stats(args: &StatsArgs) -> CliResult {
     Ok(())
 }
 
+/// The largest SPRT bound in Elo: an expected score of 0.3% or 99.7% (logistic). Beyond it the
+/// test's probabilities round to 0 or 1 and its LLR is not a number.
+const MAX_SPRT_ELO: f64 = 1000.0;
+
 fn parse_sprt(text: &str) -> CliResult<(f64, f64)> {
     let bad = || {
         input(format!(
-            "bad --sprt '{text}': expected ELO0,ELO1 with ELO0 < ELO1, e.g. 0,10"
+            "bad --sprt '{text}': expected ELO0,ELO1 with -{MAX_SPRT_ELO} <= ELO0 < ELO1 <= {MAX_SPRT_ELO}, e.g. 0,10"
         ))
     };
     let (a, b) = text.split_once(',').ok_or_else(bad)?;
@@ -237,7 +241,8 @@ fn parse_sprt(text: &str) -> CliResult<(f64, f64)> {
         a.trim().parse().map_err(|_| bad())?,
         b.trim().parse().map_err(|_| bad())?,
     );
-    if !(a.is_finite() && b.is_finite() && a < b) {
+    let range = -MAX_SPRT_ELO..=MAX_SPRT_ELO;
+    if !(range.contains(&a) && range.contains(&b) && a < b) {
         return Err(bad());
     }
     Ok((a, b))
@@ -443,11 +448,11 @@ pub fn run(args: &PlayArgs) -> CliResult {
     out.line(
         || {
             let mut s = format!(
-                "A vs B: +{} ={} -{} of {} games, score {:.3}, {}",
+                "A vs B: +{} ={} -{} of {}, score {:.3}, {}",
                 tally.wins,
                 tally.draws,
                 tally.losses,
-                tally.games(),
+                crate::output::count(tally.games() as usize, "game", "games"),
                 tally.score(),
                 stats_text(&penta, sprt, verdict, llr)
             );

@@ -45,30 +45,12 @@ pub struct SolveArgs {
     json: bool,
 }
 
-/// The largest input file read (an OBF file of a million positions is about 100 MB); a
-/// special file that never ends, such as `/dev/zero`, stops here.
-const MAX_INPUT_BYTES: u64 = 256 << 20;
-
-/// Reads a file or a special file (a pipe, `/dev/stdin`) up to [`MAX_INPUT_BYTES`].
-fn read_text(path: &Path, name: &str) -> CliResult<String> {
-    use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| input(format!("cannot read {name}: {e}")))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| input(format!("cannot read {name}: {e}")))?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
-        return Err(input(format!("{name}: larger than {} MiB", MAX_INPUT_BYTES >> 20)));
-    }
-    String::from_utf8(bytes).map_err(|_| input(format!("{name} is not UTF-8 text")))
-}
-
 /// The positions to solve: the lines of a file that exists (a regular file, or a special one
-/// such as a pipe), or the argument as one position.
+/// such as a pipe), of standard input (`-`), or the argument as one position.
 fn read_input(args: &SolveArgs) -> CliResult<Vec<ObfLine>> {
     let path = Path::new(&args.input);
-    if let Ok(meta) = std::fs::metadata(path) {
-        if meta.is_dir() {
+    if args.input == "-" || std::fs::metadata(path).is_ok() {
+        if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
             return Err(input(format!(
                 "{} is a directory: expected an OBF file or a position",
                 args.input
@@ -77,9 +59,9 @@ fn read_input(args: &SolveArgs) -> CliResult<Vec<ObfLine>> {
         if args.moves.is_some() {
             return Err(input("--moves applies to a position argument, not to a file"));
         }
-        let text = read_text(path, &args.input)?;
+        let (name, text) = crate::input::read_source(&args.input, "")?;
         if text.trim().is_empty() {
-            return Err(input(format!("{}: empty input, no positions", args.input)));
+            return Err(input(format!("{name}: empty input, no positions")));
         }
         let mut lines = Vec::new();
         for (i, line) in text.lines().enumerate() {
@@ -87,13 +69,11 @@ fn read_input(args: &SolveArgs) -> CliResult<Vec<ObfLine>> {
             if t.is_empty() || t.starts_with('#') || t.starts_with('%') {
                 continue;
             }
-            let obf: ObfLine = t
-                .parse()
-                .map_err(|e| input(format!("{} line {}: {e}", args.input, i + 1)))?;
+            let obf: ObfLine = t.parse().map_err(|e| input(format!("{name} line {}: {e}", i + 1)))?;
             lines.push(obf);
         }
         if lines.is_empty() {
-            return Err(input(format!("{}: no positions (only comments)", args.input)));
+            return Err(input(format!("{name}: no positions (only comments)")));
         }
         Ok(lines)
     } else {
@@ -248,8 +228,9 @@ pub fn run(args: &SolveArgs) -> CliResult {
     out.line(
         || {
             format!(
-                "solved {} positions, {mismatches} mismatches, {total_nodes} nodes, {ms:.1} ms",
-                lines.len()
+                "solved {}, {}, {total_nodes} nodes, {ms:.1} ms",
+                crate::output::count(lines.len(), "position", "positions"),
+                crate::output::count(mismatches, "mismatch", "mismatches")
             )
         },
         || json!({"positions": lines.len(), "mismatches": mismatches, "nodes": total_nodes, "time_ms": round_ms(ms)}),

@@ -228,6 +228,9 @@ fn bad_inputs_exit_2_with_one_line() {
         vec!["play", "random", "random", "--games", "3"],
         vec!["play", "random", "nosuch", "--games", "2"],
         vec!["play", "random", "random", "--games", "2", "--sprt", "10,0"],
+        vec!["play", "random", "random", "--games", "2", "--sprt", "0,1e308"],
+        vec!["play", "random", "random", "--games", "2", "--sprt", "-1001,0"],
+        vec!["stats", "--penta", "1,2,3,4,5", "--sprt", "0,inf"],
         vec![
             "play",
             "random",
@@ -497,4 +500,100 @@ fn solve_orders_by_the_pattern_evaluation_on_8x8_only_by_default() {
     assert_eq!(auto[0].1, none[0].1);
     assert_eq!(auto[1].1, pattern[1].1);
     assert_ne!(auto[1].1, none[1].1);
+}
+
+/// `othello` with `input` on its standard input.
+fn othello_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_othello"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run othello");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().expect("wait for othello")
+}
+
+#[test]
+fn dash_reads_standard_input_wherever_a_file_is_read() {
+    // A 4x4 position a few moves from its end: solved from standard input as from a file.
+    let pos = "-XXO-OXO-XXO-OX- X";
+    let from_file = othello(&[
+        "solve",
+        temp_file("four.obf", &format!("{pos}\n")).to_str().unwrap(),
+        "-q",
+        "--json",
+    ]);
+    let from_stdin = othello_stdin(&["solve", "-", "-q", "--json"], &format!("# a comment\n{pos}\n"));
+    assert!(from_stdin.status.success(), "{}", stderr(&from_stdin));
+    let (a, b) = (&json_lines(&from_file)[0], &json_lines(&from_stdin)[0]);
+    assert_eq!(
+        (a["score"].clone(), a["best"].clone()),
+        (b["score"].clone(), b["best"].clone())
+    );
+    let o = othello_stdin(
+        &["perft", "--positions", "-", "--depth", "3", "--json"],
+        &format!("{START}\n"),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(json_lines(&o)[0]["nodes"], 56);
+    let o = othello_stdin(
+        &[
+            "play",
+            "random",
+            "random",
+            "--games",
+            "2",
+            "--openings",
+            "-",
+            "--json",
+            "-q",
+        ],
+        "f5d6\n",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn empty_inputs_exit_2_for_every_command_that_reads_positions() {
+    for input in ["", "# only a comment\n\n"] {
+        for args in [vec!["solve", "-"], vec!["perft", "--positions", "-", "--depth", "2"]] {
+            let o = othello_stdin(&args, input);
+            assert_eq!(o.status.code(), Some(2), "{args:?} on {input:?}: {}", stderr(&o));
+            assert!(stderr(&o).contains("standard input"), "{args:?}: {}", stderr(&o));
+            assert!(stdout(&o).is_empty());
+        }
+    }
+}
+
+#[test]
+fn negative_values_get_a_message_not_a_tip_that_does_not_work() {
+    for (args, want) in [
+        (vec!["perft", "--hash", "-5"], "bad --hash -5"),
+        (vec!["solve", START, "--threads", "-2"], "bad --threads -2"),
+        (vec!["play", "random", "random", "--tc", "-5+1"], "bad --tc"),
+        (vec!["play", "random", "random", "--st", "-1"], "bad --st"),
+        (vec!["stats", "--penta", "-1,2,3,4,5"], "bad --penta"),
+    ] {
+        let o = othello(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = stderr(&o);
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("-- -"), "{args:?}: clap's tip: {err}");
+        assert_one_line(&args, &err);
+    }
+}
+
+#[test]
+fn a_flag_states_its_range_one_way() {
+    for d in ["0", "99", "-1"] {
+        let o = othello(&["bench", "--depth", d]);
+        assert_eq!(o.status.code(), Some(2));
+        assert!(
+            stderr(&o).contains(&format!("bad --depth {d}: expected 1 to 60")),
+            "{}",
+            stderr(&o)
+        );
+    }
 }

@@ -329,16 +329,7 @@ pub fn perft2_avx512_icl(p: u64, o: u64, moves: u64, mask: u64) -> u64 {
 /// Whether the CPU has the extensions of [`perft2_avx512_icl`] (AVX-512 BW, VBMI2 and
 /// VPOPCNTDQ, besides those of the AVX-512 back end).
 pub fn has_avx512_icl() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx512bw")
-            && std::is_x86_feature_detected!("avx512vbmi2")
-            && std::is_x86_feature_detected!("avx512vpopcntdq")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
+    super::cpu_features().avx512_icl_set()
 }
 
 /// The perft count three plies below `(p, o)` when `moves` (non-empty, already masked with the

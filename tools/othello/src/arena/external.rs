@@ -51,7 +51,7 @@ pub struct EngineDef {
 /// # Errors
 /// Bad input naming the file and the problem.
 pub fn read_engines(path: &str) -> CliResult<Vec<EngineDef>> {
-    let text = std::fs::read_to_string(path).map_err(|e| input(format!("cannot read engines file {path}: {e}")))?;
+    let (_, text) = crate::input::read_source(path, "engines file")?;
     parse_engines(&text).map_err(|e| input(format!("engines file {path}: {e}")))
 }
 

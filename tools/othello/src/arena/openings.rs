@@ -104,7 +104,7 @@ fn parse_line(line: &str, size: BoardSize) -> Result<Opening, String> {
     };
     if opening.root.size() != size {
         return Err(format!(
-            "a {0}x{0} opening in a {1}x{1} match",
+            "the opening is {0}x{0}, the match {1}x{1}",
             opening.root.size().side(),
             size.side()
         ));
@@ -120,7 +120,7 @@ fn parse_line(line: &str, size: BoardSize) -> Result<Opening, String> {
 /// # Errors
 /// Bad input naming the file, the line and the problem.
 pub fn read_file(path: &str, size: BoardSize) -> CliResult<Vec<Opening>> {
-    let text = std::fs::read_to_string(path).map_err(|e| input(format!("cannot read openings file {path}: {e}")))?;
+    let (path, text) = crate::input::read_source(path, "openings file")?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();

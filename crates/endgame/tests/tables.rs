@@ -216,4 +216,12 @@ fn a_table_that_cannot_be_shared_solves_on_one_thread() {
     }
     let threads = seen.seen();
     assert!(threads.contains(&me) && threads.len() > 1, "{threads:?}");
+    // Its move listing runs on spawned threads (the moves shared among them), the local
+    // table's (above) on the calling thread.
+    seen.clear();
+    let obf = ffo::position(21).unwrap();
+    let listed = shared.score_moves(&obf.position, SolveMode::Exact);
+    let threads = seen.seen();
+    assert!(!threads.is_empty() && !threads.contains(&me), "{threads:?}");
+    assert_eq!(listed, one.score_moves(&obf.position, SolveMode::Exact));
 }

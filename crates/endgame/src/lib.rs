@@ -35,6 +35,13 @@
 //! is the one returned, so scores and best moves are those of a single-threaded solve.
 //! [`Solver::score_moves`] instead shares the moves among the threads.
 //!
+//! Table: the solver owns its table, of any [`othello_table::Table`] type:
+//! [`othello_table::TranspositionTable`] by default (`Solver<T = TranspositionTable>`), or e.g.
+//! the lock-free single-thread [`othello_table::LocalTable`] through
+//! [`Solver::with_table_type`]. Threads run only on a table that can be shared
+//! ([`othello_table::Table::as_shared`]); any other table solves on one thread, with the same
+//! results and node counts as the default table on one thread.
+//!
 //! The recursion is compiled once per move-generation back end of the rules crate (portable,
 //! AVX2, BMI2, AVX-512); `OTHELLO_BACKEND=portable|avx2|bmi2|avx512` forces one
 //! (`OTHELLO_PORTABLE=1` the portable one). The FFO suite is in [`ffo`].

@@ -17,7 +17,8 @@
 //! The recursion is written once in a macro and compiled once per move-generation back end
 //! ([`Backend`]): portable, and on x86-64 with each back end's target features enabled so its
 //! move generator, flips and `popcnt` inline into it. The rules crate's CPU check
-//! ([`Backend::supported`], [`movegen::backend`]) picks the instantiation.
+//! ([`Backend::supported`], [`movegen::backend`]) picks the instantiation. Each is generic over
+//! the table type of its context ([`Ctx`]), so it is monomorphised per table type too.
 
 use crate::cache::{CACHE_MAX, Cache};
 use crate::last::count_last_flip;
@@ -25,7 +26,7 @@ use crate::layout::Layout;
 use crate::stability::stable_discs;
 use othello_rules::movegen::{self, Backend};
 use othello_rules::{Color, Move, Position};
-use othello_table::{BoardTable, Bound, BusySet, TranspositionTable};
+use othello_table::{BoardTable, Bound, BusySet, Table};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A value beyond every score (scores lie in `-64..=64`).
@@ -186,11 +187,14 @@ pub(crate) fn eval_search(lay: &Layout, eval: &OrderingEval, p: u64, o: u64, dep
     portable::order_ab(lay, eval, p, o, -EVAL_INF, EVAL_INF, depth, nodes)
 }
 
-/// One thread's search state.
-pub(crate) struct Ctx<'a> {
+/// One thread's search state, over a table of type `T` (any [`Table`]: the solver's own, or
+/// in a multi-threaded solve the shared [`othello_table::TranspositionTable`] it gave through
+/// [`Table::as_shared`]). The recursion is generic over `T`, so each table type gets its own
+/// monomorphised copy of every back end's instantiation.
+pub(crate) struct Ctx<'a, T> {
     pub layout: &'static Layout,
     /// The solver's table, seen for the board size of the solve.
-    pub tt: BoardTable<'a, TranspositionTable>,
+    pub tt: BoardTable<'a, T>,
     pub tech: Techniques,
     pub nodes: u64,
     /// The caller's stop request.
@@ -316,7 +320,7 @@ impl PartialEq for OrderingEval {
 
 impl Eq for OrderingEval {}
 
-impl Ctx<'_> {
+impl<T> Ctx<'_, T> {
     #[inline(always)]
     pub(crate) fn should_stop(&mut self) -> bool {
         if self.stop.load(Ordering::Relaxed) || self.halt.load(Ordering::Relaxed) {
@@ -426,7 +430,7 @@ macro_rules! search_impl {
             /// Fail-soft alpha-beta on `(p, o)` with `empties` empty squares (see the module
             /// docs for the layers).
             $(#[$attr])*
-            pub(crate) fn ab(c: &mut Ctx<'_>, p: u64, o: u64, mut alpha: i32, mut beta: i32, empties: u32) -> i32 {
+            pub(crate) fn ab<T: Table>(c: &mut Ctx<'_, T>, p: u64, o: u64, mut alpha: i32, mut beta: i32, empties: u32) -> i32 {
                 if empties <= SHALLOW_MAX {
                     return shallow(c, p, o, alpha, beta, empties);
                 }
@@ -692,7 +696,7 @@ macro_rules! search_impl {
             /// re-search, no stop check (a subtree this small ends in microseconds; the caller
             /// checks), no shared table, ETC, busy marks or ordering search.
             $(#[$attr])*
-            fn nws_mid(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, empties: u32) -> i32 {
+            fn nws_mid<T: Table>(c: &mut Ctx<'_, T>, p: u64, o: u64, alpha: i32, empties: u32) -> i32 {
                 let beta = alpha + 1;
                 c.nodes += 1;
                 let lay = c.layout;
@@ -808,14 +812,14 @@ macro_rules! search_impl {
             /// test, with the error averaged between the two depths).
             #[allow(clippy::too_many_arguments, reason = "the node's state is passed unpacked")]
             $(#[$attr])*
-            fn probcut(c: &mut Ctx<'_>, eval: &OrderingEval, t: i32, p: u64, o: u64, alpha: i32, beta: i32, empties: u32) -> Option<i32> {
+            fn probcut<T: Table>(c: &mut Ctx<'_, T>, eval: &OrderingEval, t: i32, p: u64, o: u64, alpha: i32, beta: i32, empties: u32) -> Option<i32> {
                 let lay = c.layout;
                 let d = probcut_depth(empties);
                 let margin = t * PROBCUT_SIGMA[d] / 100;
                 let static_margin = t * (PROBCUT_SIGMA[0] + PROBCUT_SIGMA[d]) / 200;
                 let top = lay.squares * 100;
                 let guess = order_ab(lay, eval, p, o, -EVAL_INF, EVAL_INF, 0, &mut c.nodes);
-                let shallow = |c: &mut Ctx<'_>, a: i32| {
+                let shallow = |c: &mut Ctx<'_, T>, a: i32| {
                     if d == 0 { guess } else { order_ab(lay, eval, p, o, a, a + 1, d as u32, &mut c.nodes) }
                 };
                 let high = beta * 100 + margin;
@@ -883,7 +887,7 @@ macro_rules! search_impl {
             /// The layer near the leaves: no table, parity then static order. Takes the empty
             /// squares once as rank bits ([`Layout::rank`]); [`shallow_ranks`] passes them down.
             $(#[$attr])*
-            fn shallow(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
+            fn shallow<T: Table>(c: &mut Ctx<'_, T>, p: u64, o: u64, alpha: i32, beta: i32, empties: u32) -> i32 {
                 let lay = c.layout;
                 let e = lay.mask & !(p | o);
                 debug_assert_eq!(e.count_ones(), empties);
@@ -898,8 +902,8 @@ macro_rules! search_impl {
             /// Edax's `search_shallow`), the opponent's moves only when there was none.
             #[allow(clippy::too_many_arguments, reason = "the search state is passed unpacked")]
             $(#[$attr])*
-            fn shallow_ranks(
-                c: &mut Ctx<'_>,
+            fn shallow_ranks<T: Table>(
+                c: &mut Ctx<'_, T>,
                 p: u64,
                 o: u64,
                 mut alpha: i32,
@@ -982,13 +986,13 @@ macro_rules! search_impl {
             /// cut-off.
             $(#[$attr])*
             #[inline]
-            fn solve4(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32, x: [u32; 4]) -> i32 {
+            fn solve4<T: Table>(c: &mut Ctx<'_, T>, p: u64, o: u64, alpha: i32, beta: i32, x: [u32; 4]) -> i32 {
                 solve4_with(c, p, o, alpha, beta, x, true)
             }
 
             /// [`solve4`]; after a pass (`can_pass` false) without the stability cut-off.
             $(#[$attr])*
-            fn solve4_with(c: &mut Ctx<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, x: [u32; 4], can_pass: bool) -> i32 {
+            fn solve4_with<T: Table>(c: &mut Ctx<'_, T>, p: u64, o: u64, mut alpha: i32, beta: i32, x: [u32; 4], can_pass: bool) -> i32 {
                 c.nodes += 1;
                 if can_pass {
                     if let Some(bound) = stability_cut(c.tech.stability, c.layout, p, o, alpha, 4) {
@@ -1030,7 +1034,7 @@ macro_rules! search_impl {
             }
 
             $(#[$attr])*
-            fn solve3(c: &mut Ctx<'_>, p: u64, o: u64, mut alpha: i32, beta: i32, x: [u32; 3], can_pass: bool) -> i32 {
+            fn solve3<T: Table>(c: &mut Ctx<'_, T>, p: u64, o: u64, mut alpha: i32, beta: i32, x: [u32; 3], can_pass: bool) -> i32 {
                 c.nodes += 1;
                 let mut best = -INF;
                 for i in 0..3 {
@@ -1070,7 +1074,7 @@ macro_rules! search_impl {
             /// body inside `solve3`'s loop measured 0.4% more instructions.)
             #[allow(clippy::too_many_arguments, reason = "the two squares are passed unpacked")]
             $(#[$attr])*
-            fn solve2(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
+            fn solve2<T: Table>(c: &mut Ctx<'_, T>, p: u64, o: u64, alpha: i32, beta: i32, x1: u32, x2: u32) -> i32 {
                 let (mask, squares) = (c.layout.mask, c.layout.squares);
                 let mut nodes = 1;
                 let value = 'solve2: {
@@ -1175,13 +1179,20 @@ search_impl!(
 
 /// The instantiation of the back end the rules crate chose (its CPU check, decided once).
 #[inline]
-pub(crate) fn search(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+pub(crate) fn search<T: Table>(c: &mut Ctx<'_, T>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
     search_with(movegen::backend(), c, p, o, alpha, beta)
 }
 
 /// The instantiation of `backend`, which must be supported by the CPU.
 #[inline]
-pub(crate) fn search_with(backend: Backend, c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+pub(crate) fn search_with<T: Table>(
+    backend: Backend,
+    c: &mut Ctx<'_, T>,
+    p: u64,
+    o: u64,
+    alpha: i32,
+    beta: i32,
+) -> i32 {
     assert!(backend.supported(), "back end {backend:?} not supported by this CPU");
     let empties = (c.layout.mask & !(p | o)).count_ones();
     #[cfg(target_arch = "x86_64")]
@@ -1201,7 +1212,7 @@ pub(crate) fn search_with(backend: Backend, c: &mut Ctx<'_>, p: u64, o: u64, alp
 
 /// [`search`] on the portable instantiation whatever the CPU (tests compare both).
 #[cfg(test)]
-pub(crate) fn search_portable(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
+pub(crate) fn search_portable<T: Table>(c: &mut Ctx<'_, T>, p: u64, o: u64, alpha: i32, beta: i32) -> i32 {
     let empties = (c.layout.mask & !(p | o)).count_ones();
     portable::ab(c, p, o, alpha, beta, empties)
 }
@@ -1210,7 +1221,7 @@ pub(crate) fn search_portable(c: &mut Ctx<'_>, p: u64, o: u64, alpha: i32, beta:
 mod tests {
     use super::*;
     use othello_rules::{BoardSize, Position};
-    use othello_table::Table;
+    use othello_table::TranspositionTable;
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
 

@@ -182,6 +182,13 @@ pub struct Solution {
 
 /// An exact endgame solver owning its transposition table.
 ///
+/// The table type is a parameter: [`TranspositionTable`] by default, or any [`Table`], e.g.
+/// the lock-free single-thread [`LocalTable`](othello_table::LocalTable) through
+/// [`Solver::with_table_type`]. Several threads ([`SolverConfig::threads`]) solve only on a
+/// table that can be shared ([`Table::as_shared`] is `Some`, as for the default table); any
+/// other table solves on one thread whatever the configuration. Scores, best moves and
+/// single-threaded node counts do not depend on the table type.
+///
 /// Reuse one solver across related solves: the table keeps every result (they are all exact
 /// facts about positions, keyed by board size and discs), so a second solve of a position or
 /// of its successors is fast, and positions of several board sizes share the table safely.
@@ -192,8 +199,8 @@ pub struct Solution {
 /// itself stored, exact or from the selective pre-solve (tagged with its level, and then only
 /// a move to try first for the exact search), which is what lets the search trust any hit. No
 /// public method writes into it from outside.
-pub struct Solver {
-    tt: TranspositionTable,
+pub struct Solver<T: Table = TranspositionTable> {
+    tt: T,
     threads: usize,
     tech: Techniques,
     ordering: Option<OrderingEval>,
@@ -203,7 +210,7 @@ pub struct Solver {
     last_nodes: u64,
 }
 
-impl std::fmt::Debug for Solver {
+impl<T: Table> std::fmt::Debug for Solver<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Solver")
             .field("tt_mib", &self.tt.mib())
@@ -224,12 +231,12 @@ fn window(mode: SolveMode, squares: i32) -> (i32, i32) {
 }
 
 impl Solver {
-    /// A solver with a table of `config.tt_mib` MiB and every technique on.
+    /// A solver with a [`TranspositionTable`] of `config.tt_mib` MiB and every technique on.
     ///
     /// # Panics
     /// If the table cannot be allocated.
     pub fn new(config: SolverConfig) -> Solver {
-        Solver::with_techniques(config, Techniques::default())
+        Solver::with_table_type(config)
     }
 
     /// A solver with some techniques switched off, to measure what each brings. Results are the
@@ -238,8 +245,41 @@ impl Solver {
     /// # Panics
     /// If the table cannot be allocated.
     pub fn with_techniques(config: SolverConfig, techniques: Techniques) -> Solver {
+        Solver::with_table_type_and_techniques(config, techniques)
+    }
+}
+
+impl<T: Table> Solver<T> {
+    /// A solver with a table of type `T` of `config.tt_mib` MiB ([`Table::with_mib`]) and
+    /// every technique on. A table that is not shareable ([`Table::as_shared`] is `None`)
+    /// solves on one thread whatever `config.threads`.
+    ///
+    /// ```
+    /// use othello_endgame::{SolveMode, Solver, SolverConfig};
+    /// use othello_table::LocalTable;
+    ///
+    /// let config = SolverConfig::default().with_tt_mib(4);
+    /// let mut local: Solver<LocalTable> = Solver::with_table_type(config.clone());
+    /// let mut shared = Solver::new(config);
+    /// let ffo1 = othello_endgame::ffo::position(1).unwrap().position;
+    /// let (a, b) = (local.solve(&ffo1, SolveMode::Exact), shared.solve(&ffo1, SolveMode::Exact));
+    /// assert_eq!((a.best_move, a.score, a.nodes), (b.best_move, b.score, b.nodes));
+    /// ```
+    ///
+    /// # Panics
+    /// If the table cannot be allocated.
+    pub fn with_table_type(config: SolverConfig) -> Self {
+        Self::with_table_type_and_techniques(config, Techniques::default())
+    }
+
+    /// [`Solver::with_table_type`] with some techniques switched off (see
+    /// [`Solver::with_techniques`]).
+    ///
+    /// # Panics
+    /// If the table cannot be allocated.
+    pub fn with_table_type_and_techniques(config: SolverConfig, techniques: Techniques) -> Self {
         Solver {
-            tt: TranspositionTable::new(config.tt_mib),
+            tt: T::with_mib(config.tt_mib),
             threads: config.threads.max(1),
             tech: techniques,
             ordering: config.ordering,
@@ -281,28 +321,18 @@ impl Solver {
         self.tt.new_search();
     }
 
-    fn ctx<'a>(&'a self, layout: &'static Layout, stop: &'a AtomicBool, halt: &'a AtomicBool) -> Ctx<'a> {
-        Ctx {
+    /// The settings of a solve's search contexts but the table.
+    fn setup(&self, layout: &'static Layout) -> Setup<'_> {
+        Setup {
             layout,
-            tt: self.tt.for_size(layout.size),
             tech: self.tech,
-            nodes: 0,
-            stop,
-            halt,
-            stopped: false,
-            table_min: search::TABLE_MIN,
-            cache: Cache::new(),
-            ordering: self.ordering.as_ref().map(|eval| EvalOrdering {
-                eval,
-                min: search::EVAL_SORT_MIN,
-                depth: 0,
-                ply: search::EVAL_SORT_PLY,
-                deeper: search::EVAL_SORT_DEEPER,
-                weight: search::EVAL_SORT_WEIGHT,
-            }),
-            busy: None,
-            probcut: None,
+            ordering: self.ordering.as_ref(),
         }
+    }
+
+    /// A search context on the solver's own table.
+    fn ctx<'a>(&'a self, layout: &'static Layout, stop: &'a AtomicBool, halt: &'a AtomicBool) -> Ctx<'a, T> {
+        self.setup(layout).ctx(&self.tt, stop, halt)
     }
 
     /// Solves `pos`: its exact score (or win/loss/draw) and a best move.
@@ -404,31 +434,33 @@ impl Solver {
         let moves = pos.moves();
         let never = AtomicBool::new(false);
         let next = AtomicUsize::new(0);
-        let work = |solver: &Solver| {
-            let halt = AtomicBool::new(false);
-            let mut ctx = solver.ctx(layout, &never, &halt);
-            let mut out = Vec::new();
-            loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&mv) = moves.get(i) else { break };
-                let child = pos.play_unchecked(mv);
-                let v = -search::search(&mut ctx, child.player().0, child.opponent().0, -hi, -lo);
-                out.push((mv, v.clamp(lo, hi)));
-            }
-            (out, ctx.nodes)
-        };
         let threads = self.threads.min(moves.len()).max(1);
-        let this = &*self;
-        let parts: Vec<(Vec<(Move, i32)>, u64)> = if threads == 1 {
-            vec![work(this)]
-        } else {
-            std::thread::scope(|s| {
-                let handles: Vec<_> = (0..threads).map(|_| s.spawn(|| work(this))).collect();
-                handles
-                    .into_iter()
-                    .map(|h| h.join().expect("solver thread panicked"))
-                    .collect()
-            })
+        // Threads only on a table they can share; any other table scores on one thread.
+        let parts: Vec<(Vec<(Move, i32)>, u64)> = match self.tt.as_shared().filter(|_| threads > 1) {
+            None => vec![score_shared_moves(
+                self.ctx(layout, &never, &never),
+                pos,
+                &moves,
+                &next,
+                lo,
+                hi,
+            )],
+            Some(shared) => {
+                let setup = self.setup(layout);
+                std::thread::scope(|s| {
+                    let handles: Vec<_> = (0..threads)
+                        .map(|_| {
+                            s.spawn(|| {
+                                score_shared_moves(setup.ctx(shared, &never, &never), pos, &moves, &next, lo, hi)
+                            })
+                        })
+                        .collect();
+                    handles
+                        .into_iter()
+                        .map(|h| h.join().expect("solver thread panicked"))
+                        .collect()
+                })
+            }
         };
         // The root is a node, as in `solve`.
         self.last_nodes = 1 + parts.iter().map(|p| p.1).sum::<u64>();
@@ -490,7 +522,8 @@ impl Solver {
     }
 
     /// The root search: the clamped value and the best square (lowest index among the best),
-    /// with helper threads (lazy SMP) when configured. `None` when stopped.
+    /// with helper threads (lazy SMP) when configured and the table can be shared. `None`
+    /// when stopped.
     fn root(
         &self,
         layout: &'static Layout,
@@ -502,14 +535,15 @@ impl Solver {
     ) -> Option<(i32, u32, u64)> {
         let mut order_nodes = 0;
         let order = self.root_order(layout, p, o, true, &mut order_nodes);
-        let done = AtomicBool::new(false);
         let threads = self.threads.min(order.len().max(1));
-        let busy = (threads > 1).then(BusySet::new);
+        // Helper threads need a table they can share (`Table::as_shared`): any other table
+        // solves on one thread.
+        let shared = self.tt.as_shared().filter(|_| threads > 1);
         // Helpers take the root moves in the cheap fastest-first order, so that where it
         // differs from the evaluation's order they start on other moves than the main
         // thread (2026-12-01, FFO #40-#49 with 2 threads: 1.49 G nodes against 1.57 G
         // when both threads take the evaluation's order; docs/BENCHMARKS.md).
-        let helper_order = if threads > 1 {
+        let helper_order = if shared.is_some() {
             self.root_order(layout, p, o, false, &mut order_nodes)
         } else {
             Vec::new()
@@ -521,49 +555,139 @@ impl Solver {
         } else {
             &[]
         };
-        let run = |ctx: &mut Ctx<'_>, order: &[u32]| {
-            if hi - lo > 2 {
-                let mut order = order.to_vec();
-                let mut guess = 0;
-                for &level in levels {
-                    ctx.probcut = Some(level);
-                    guess = aspiration(ctx, p, o, lo, hi, &mut order, guess)?.0;
-                }
-                ctx.probcut = None;
-                aspiration(ctx, p, o, lo, hi, &mut order, guess)
-            } else {
-                root_search(ctx, p, o, lo, hi, order)
+        let root = Root { p, o, lo, hi, levels };
+        let never = AtomicBool::new(false);
+        let (result, nodes) = match shared {
+            None => {
+                let mut ctx = self.ctx(layout, stop, &never);
+                let result = root.run(&mut ctx, &order);
+                (result, ctx.nodes)
+            }
+            Some(shared) => {
+                let setup = self.setup(layout);
+                let done = AtomicBool::new(false);
+                let busy = BusySet::new();
+                std::thread::scope(|s| {
+                    // Helpers run the main thread's search; the busy marks (`BusySet`) make
+                    // the threads take different moves where they meet, and the shared table
+                    // carries their results to each other. The main thread's result alone is
+                    // returned, so it does not depend on their timing.
+                    let helpers: Vec<_> = (1..threads)
+                        .map(|_| {
+                            let (done, busy, root, helper_order, setup) = (&done, &busy, &root, &helper_order, &setup);
+                            s.spawn(move || {
+                                let mut ctx = setup.ctx(shared, stop, done);
+                                ctx.busy = Some(busy);
+                                root.run(&mut ctx, helper_order);
+                                ctx.nodes
+                            })
+                        })
+                        .collect();
+                    let mut ctx = setup.ctx(shared, stop, &never);
+                    ctx.busy = Some(&busy);
+                    let result = root.run(&mut ctx, &order);
+                    done.store(true, Ordering::Relaxed);
+                    let helper_nodes: u64 = helpers
+                        .into_iter()
+                        .map(|h| h.join().expect("solver helper panicked"))
+                        .sum();
+                    (result, ctx.nodes + helper_nodes)
+                })
             }
         };
-        let (result, nodes) = std::thread::scope(|s| {
-            // Helpers run the main thread's search; the busy marks (`BusySet`) make the
-            // threads take different moves where they meet, and the shared table carries
-            // their results to each other. The main thread's result alone is returned, so it
-            // does not depend on their timing.
-            let helpers: Vec<_> = (1..threads)
-                .map(|_| {
-                    let (done, busy, run, helper_order) = (&done, &busy, &run, &helper_order);
-                    s.spawn(move || {
-                        let mut ctx = self.ctx(layout, stop, done);
-                        ctx.busy = busy.as_ref();
-                        run(&mut ctx, helper_order);
-                        ctx.nodes
-                    })
-                })
-                .collect();
-            let never = AtomicBool::new(false);
-            let mut ctx = self.ctx(layout, stop, &never);
-            ctx.busy = busy.as_ref();
-            let result = run(&mut ctx, &order);
-            done.store(true, Ordering::Relaxed);
-            let helper_nodes: u64 = helpers
-                .into_iter()
-                .map(|h| h.join().expect("solver helper panicked"))
-                .sum();
-            (result, ctx.nodes + helper_nodes + order_nodes)
-        });
-        result.map(|(v, sq)| (v, sq, nodes))
+        result.map(|(v, sq)| (v, sq, nodes + order_nodes))
     }
+}
+
+/// What the search contexts of a solve share besides the table: `Sync` whatever the table
+/// type, so the threads of a multi-threaded solve build their contexts from it (on the shared
+/// table) rather than from the solver.
+#[derive(Clone, Copy)]
+struct Setup<'a> {
+    layout: &'static Layout,
+    tech: Techniques,
+    ordering: Option<&'a OrderingEval>,
+}
+
+impl<'a> Setup<'a> {
+    /// A fresh search context on `tt` (seen for the solve's board size).
+    fn ctx<'b, U: Table>(&self, tt: &'b U, stop: &'b AtomicBool, halt: &'b AtomicBool) -> Ctx<'b, U>
+    where
+        'a: 'b,
+    {
+        Ctx {
+            layout: self.layout,
+            tt: tt.for_size(self.layout.size),
+            tech: self.tech,
+            nodes: 0,
+            stop,
+            halt,
+            stopped: false,
+            table_min: search::TABLE_MIN,
+            cache: Cache::new(),
+            ordering: self.ordering.map(|eval| EvalOrdering {
+                eval,
+                min: search::EVAL_SORT_MIN,
+                depth: 0,
+                ply: search::EVAL_SORT_PLY,
+                deeper: search::EVAL_SORT_DEEPER,
+                weight: search::EVAL_SORT_WEIGHT,
+            }),
+            busy: None,
+            probcut: None,
+        }
+    }
+}
+
+/// The root search of an exact solve as every thread runs it: with a wide window, the
+/// pre-solve's levels then the exact aspiration windows; with a narrow one (win/loss/draw),
+/// one root search.
+struct Root<'a> {
+    p: u64,
+    o: u64,
+    lo: i32,
+    hi: i32,
+    levels: &'a [Probcut],
+}
+
+impl Root<'_> {
+    /// The clamped value and best square from the root moves in `order`; `None` when stopped.
+    fn run<T: Table>(&self, ctx: &mut Ctx<'_, T>, order: &[u32]) -> Option<(i32, u32)> {
+        let Root { p, o, lo, hi, levels } = *self;
+        if hi - lo > 2 {
+            let mut order = order.to_vec();
+            let mut guess = 0;
+            for &level in levels {
+                ctx.probcut = Some(level);
+                guess = aspiration(ctx, p, o, lo, hi, &mut order, guess)?.0;
+            }
+            ctx.probcut = None;
+            aspiration(ctx, p, o, lo, hi, &mut order, guess)
+        } else {
+            root_search(ctx, p, o, lo, hi, order)
+        }
+    }
+}
+
+/// Scores the moves of `pos` taken one by one from `next` (shared by the threads of
+/// [`Solver::score_moves`]) with `ctx`: each move with its clamped score, and the nodes.
+fn score_shared_moves<T: Table>(
+    mut ctx: Ctx<'_, T>,
+    pos: &Position,
+    moves: &[Move],
+    next: &AtomicUsize,
+    lo: i32,
+    hi: i32,
+) -> (Vec<(Move, i32)>, u64) {
+    let mut out = Vec::new();
+    loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(&mv) = moves.get(i) else { break };
+        let child = pos.play_unchecked(mv);
+        let v = -search::search(&mut ctx, child.player().0, child.opponent().0, -hi, -lo);
+        out.push((mv, v.clamp(lo, hi)));
+    }
+    (out, ctx.nodes)
 }
 
 /// The exact value in `lo..=hi` by narrow windows `(g - 1, g + 1)` around a guess `g`: `guess`
@@ -573,8 +697,8 @@ impl Solver {
 /// The move that reached a window goes first in `order` for the next windows (and the next
 /// call). In a selective search the bounds may contradict each other: the last one is then
 /// the answer.
-fn aspiration(
-    ctx: &mut Ctx<'_>,
+fn aspiration<T: Table>(
+    ctx: &mut Ctx<'_, T>,
     p: u64,
     o: u64,
     lo: i32,
@@ -629,7 +753,7 @@ fn aspiration(
 
 /// PVS at the root with ties broken towards the lowest square index: a move after the current
 /// best must beat it, one with a lower index only has to equal it.
-fn root_search(ctx: &mut Ctx<'_>, p: u64, o: u64, lo: i32, hi: i32, order: &[u32]) -> Option<(i32, u32)> {
+fn root_search<T: Table>(ctx: &mut Ctx<'_, T>, p: u64, o: u64, lo: i32, hi: i32, order: &[u32]) -> Option<(i32, u32)> {
     ctx.nodes += 1;
     let mut best: Option<(i32, u32)> = None;
     // With threads, a move whose child another thread is in waits until the others are done.
@@ -679,7 +803,14 @@ fn root_search(ctx: &mut Ctx<'_>, p: u64, o: u64, lo: i32, hi: i32, order: &[u32
 
 /// Extends `pv` from `pos`, whose value (clamped to `lo..=hi`) is `value`, to the end of the
 /// game: at each step the first move (table move, then by index) proven to keep the value.
-fn principal_variation(ctx: &mut Ctx<'_>, mut pos: Position, mut value: i32, lo: i32, hi: i32, pv: &mut Vec<Move>) {
+fn principal_variation<T: Table>(
+    ctx: &mut Ctx<'_, T>,
+    mut pos: Position,
+    mut value: i32,
+    lo: i32,
+    hi: i32,
+    pv: &mut Vec<Move>,
+) {
     while pv.len() < 128 {
         let legal = pos.legal_moves();
         if legal.is_empty() {

@@ -15,6 +15,7 @@ use crate::score::DISC;
 use crate::{Iteration, Limits, SearchConfig, SearchResult, SearchStats, TimeLimit};
 use othello_endgame::{SolveMode, Solver, SolverConfig};
 use othello_rules::Position;
+use othello_table::Table;
 use std::time::Instant;
 
 /// Whether the solver answers this search (see the module docs).
@@ -28,9 +29,10 @@ pub(crate) fn applies(pos: &Position, limits: &Limits, config: &SearchConfig) ->
         && (!config.multi_pv || (limits.time_limit(empties).is_none() && limits.stop.is_none()))
 }
 
-/// A solver matching the configuration (its own table, of the search table's size).
-pub(crate) fn new_solver(config: &SearchConfig) -> Solver {
-    Solver::new(
+/// A solver matching the configuration: its own table, of the search table's type and size
+/// (a table that is not shareable solves on one thread, as it searches on one).
+pub(crate) fn new_solver<T: Table>(config: &SearchConfig) -> Solver<T> {
+    Solver::with_table_type(
         SolverConfig::default()
             .with_tt_mib(config.tt_mib.max(1))
             .with_threads(config.threads.max(1)),
@@ -38,8 +40,8 @@ pub(crate) fn new_solver(config: &SearchConfig) -> Solver {
 }
 
 /// Solves `pos` exactly; `None` when the clock or the stop flag interrupted the solver.
-pub(crate) fn solve(
-    solver: &mut Solver,
+pub(crate) fn solve<T: Table>(
+    solver: &mut Solver<T>,
     pos: &Position,
     config: &SearchConfig,
     clock: &Clock,

@@ -31,7 +31,9 @@ use othello_table::{Table, TranspositionTable};
 /// The table type is a parameter: [`TranspositionTable`] by default (shared by the Lazy SMP
 /// threads), or any [`Table`], e.g. the lock-free single-thread
 /// [`LocalTable`](othello_table::LocalTable) through [`Searcher::with_table_type`]. A table
-/// that is not shareable ([`Table::as_shared`] is `None`) runs the search on one thread.
+/// that is not shareable ([`Table::as_shared`] is `None`) runs the search on one thread. The
+/// endgame solver a search hands the root to ([`SearchConfig::endgame_empties`]) has its own
+/// table of the same type, and likewise solves on one thread when it is not shareable.
 pub struct Searcher<E: Evaluator, T: Table = TranspositionTable> {
     eval: E,
     config: SearchConfig,
@@ -42,8 +44,8 @@ pub struct Searcher<E: Evaluator, T: Table = TranspositionTable> {
     table_quiescence: Option<bool>,
     heuristics: Heuristics,
     helper_heuristics: Vec<Heuristics>,
-    /// The endgame solver, created on first use.
-    solver: Option<Solver>,
+    /// The endgame solver, created on first use, on its own table of type `T`.
+    solver: Option<Solver<T>>,
 }
 
 impl<E: Evaluator> Searcher<E> {

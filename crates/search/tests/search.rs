@@ -736,3 +736,21 @@ fn node_counts_are_reproducible_and_consistent() {
         assert_eq!(again.search(pos, &Limits::none(), |_| {}).nodes, r.nodes);
     }
 }
+
+#[test]
+fn a_local_table_searcher_solves_endgames_on_one_thread() {
+    // The searcher's endgame solver has a table of the searcher's type: with the
+    // single-thread LocalTable, two configured threads solve on one, so the result and the
+    // node count are the default searcher's on one thread (helper threads would add nodes).
+    use othello_table::LocalTable;
+    let config = SearchConfig::default().with_tt_mib(4);
+    let mut local: Searcher<Mobility, LocalTable> = Searcher::with_table_type(Mobility, config.clone().with_threads(2));
+    let mut shared = Searcher::new(Mobility, config.with_threads(1));
+    for pos in &random_positions(BoardSize::Eight, 6, 48..52, 33) {
+        assert!(pos.empty_count() <= SearchConfig::default().endgame_empties);
+        let a = local.search(pos, &Limits::default(), |_| {});
+        let b = shared.search(pos, &Limits::default(), |_| {});
+        assert!(a.exact, "{pos}");
+        assert_eq!(signature(&a), signature(&b), "{pos}");
+    }
+}

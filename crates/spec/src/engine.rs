@@ -516,6 +516,14 @@ mod tests {
     }
 
     #[test]
+    fn engines_and_errors_cross_threads() {
+        fn send<T: Send>() {}
+        fn sync<T: Send + Sync + std::error::Error + 'static>() {}
+        send::<Engine>();
+        sync::<SpecError>();
+    }
+
+    #[test]
     fn the_engine_is_a_player_and_multi_pv_reaches_the_reply() {
         let pos = Position::start().play("f5".parse().unwrap()).unwrap();
         let mut e = engine("pvs:depth=3,eval=mobility").unwrap();

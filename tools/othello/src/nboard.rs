@@ -328,7 +328,6 @@ pub fn engine_from_spec(text: &str) -> CliResult<(Engine, SessionConfig)> {
     let spec: Spec = text.parse()?;
     let own_limits = spec.sets_limits();
     let engine = Engine::from_spec(spec)?;
-    engine.check_size(othello_rules::BoardSize::Eight)?;
     let config = SessionConfig {
         depth: engine.limits().depth.unwrap_or(DEFAULT_DEPTH),
         own_limits,

@@ -430,6 +430,10 @@ mod tests {
             (limits.nodes, limits.time.unwrap().hard),
             (Some(300), Duration::from_millis(40))
         );
+        let Engine::Mcts { mcts, .. } = engine("mcts:tree=2").unwrap() else {
+            panic!("mcts")
+        };
+        assert_eq!(mcts.config().max_tree_nodes, 2, "the smallest tree");
         let Engine::Random(r) = engine("random:seed=9").unwrap() else {
             panic!("random")
         };
@@ -536,11 +540,15 @@ mod tests {
         assert_eq!(all.root_moves[0], (plain.best_move, plain.score.unwrap()));
         e.new_game();
         e.observe(all.best_move);
-        let mut m = engine("mcts:playouts=200,seed=3").unwrap();
+        let mut m = engine("mcts:playouts=200,seed=3,reuse=on").unwrap();
         m.set_multi_pv(true);
         let r = m.think(&pos, &m.limits());
         assert_eq!((r.nodes, r.root_moves.len()), (200, 0));
         assert!(r.mcts.unwrap().visit_share().is_some());
+        // The tree is kept between moves, and `new_game` reaches MCTS and drops it.
+        assert_eq!(m.think(&pos, &m.limits()).mcts.unwrap().root_visits, 400);
+        m.new_game();
+        assert_eq!(m.think(&pos, &m.limits()).mcts.unwrap().root_visits, 200);
         let (mut boxed, limits) = engine("random:seed=4").unwrap().into_player();
         assert!(pos.is_legal(boxed.think(&pos, &limits).best_move));
         assert!(engine("pvs:eval=pattern").unwrap().check_size(BoardSize::Six).is_err());

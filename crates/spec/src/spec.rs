@@ -163,6 +163,8 @@ mod tests {
         assert!(s.finish(&["depth", "eval", "tt"]).is_err(), "a key set later is unused");
         assert_eq!(s.get::<u64>("nodes", "a count").unwrap(), Some(5));
         assert!(s.finish(&[]).is_ok());
+        let s: Spec = "My-Engine_2:x=1".parse().unwrap();
+        assert_eq!(s.name, "my-engine_2", "letters, digits, '-' and '_'");
         let mut s: Spec = " PVS:Depth = 3 ".parse().unwrap();
         assert_eq!((s.name.as_str(), s.contains("depth")), ("pvs", true));
         assert_eq!(s.raw("depth").as_deref(), Some("3"));

@@ -2,8 +2,8 @@
 //! corpus smoke test (`tests/corpus.rs`), which runs them over the committed corpus as ordinary
 //! tests on stable Rust. Each body panics on a broken property; returning is a pass.
 
-use othello_cli::nboard::{SessionConfig, searcher_from_spec, serve};
-use othello_cli::spec::Spec;
+use othello_cli::nboard::{SessionConfig, engine_from_spec, serve};
+use othello_spec::Spec;
 use othello_eval::WeightedEval;
 use othello_rules::text::{format_moves, parse_moves, play_sequence};
 use othello_rules::{BoardSize, ObfLine, Position};
@@ -73,7 +73,7 @@ pub fn spec(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     if let Ok(spec) = text.parse::<Spec>() {
         assert!(!spec.name.is_empty());
-        let _ = othello_cli::engine::Engine::from_spec(spec);
+        let _ = othello_spec::Engine::from_spec(spec);
     }
 }
 
@@ -108,14 +108,15 @@ pub fn ggf(data: &[u8]) {
 /// A whole NBoard session read from the input, as bytes. `set depth` is capped at 3 so that
 /// no input searches for long; the session must end (it always does at the end of the input).
 pub fn nboard(data: &[u8]) {
-    let (searcher, _) = searcher_from_spec("pvs:tt=1").expect("a valid spec");
+    let (engine, _) = engine_from_spec("pvs:tt=1").expect("a valid spec");
     let config = SessionConfig {
         depth: 1,
         max_depth: 3,
         diagnostics: false,
         drain_input: true,
+        ..SessionConfig::default()
     };
-    serve(searcher, config, std::io::Cursor::new(data.to_vec()), std::io::sink());
+    serve(engine, config, std::io::Cursor::new(data.to_vec()), std::io::sink());
 }
 
 /// The pattern evaluation's weights file (`othello_pattern::Weights::from_bytes`): any bytes are

@@ -29,4 +29,4 @@ mod player;
 
 pub use limits::{GameClock, Limits, MAX_RESERVE, TimeLimit, allocate};
 pub use othello_rules::{Move, Position};
-pub use player::{Player, RandomPlayer, Reply};
+pub use player::{MctsFigures, Player, Progress, RandomPlayer, Reply};

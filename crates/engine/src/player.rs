@@ -1,4 +1,5 @@
-//! The [`Player`] trait, its [`Reply`], and the seeded [`RandomPlayer`].
+//! The [`Player`] trait, its [`Reply`] (with [`MctsFigures`] for tree searches), the
+//! [`Progress`] a player reports while it thinks, and the seeded [`RandomPlayer`].
 
 use crate::Limits;
 use othello_rules::{Move, Position};
@@ -7,7 +8,7 @@ use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 
 /// What a player answers to [`Player::think`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Reply {
     /// The move to play: always legal; [`Move::Pass`] when the side to move must pass or the
@@ -27,6 +28,100 @@ pub struct Reply {
     pub time: Duration,
     /// The expected line, starting with `best_move` (empty when the player has none).
     pub pv: Vec<Move>,
+    /// Every root move with its score (centi-discs, side to move), best first, when the
+    /// player scored them all (the searcher with `multi_pv` on); empty otherwise.
+    pub root_moves: Vec<(Move, i32)>,
+    /// The figures of a Monte Carlo tree search (playouts, the chosen move's visits and mean
+    /// result); `None` for other players.
+    pub mcts: Option<MctsFigures>,
+}
+
+/// What a Monte Carlo tree search knows about its choice, in a [`Reply`]. Its node count (the
+/// iterations) is [`Reply::nodes`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct MctsFigures {
+    /// Random playouts run for this move (iterations that reached a finished game in the tree
+    /// are scored without one).
+    pub playouts: u64,
+    /// Visits of the chosen move at the root (all trees).
+    pub visits: u64,
+    /// Visits of all root moves together (all trees; reused visits included).
+    pub root_visits: u64,
+    /// The chosen move's mean result for the side to move: win 1, draw 1/2, loss 0.
+    pub mean_result: f64,
+}
+
+impl MctsFigures {
+    /// The figures of one search.
+    pub fn new(playouts: u64, visits: u64, root_visits: u64, mean_result: f64) -> MctsFigures {
+        MctsFigures {
+            playouts,
+            visits,
+            root_visits,
+            mean_result,
+        }
+    }
+
+    /// The chosen move's share of the root visits, in (0, 1]; `None` when the root has no
+    /// visit (a forced move answered without search, or a stop before the first iteration).
+    pub fn visit_share(&self) -> Option<f64> {
+        (self.root_visits > 0).then(|| self.visits as f64 / self.root_visits as f64)
+    }
+}
+
+/// One completed step of a player's thinking, reported to [`Player::think_with`]'s callback:
+/// for an iterative-deepening search, one per completed iteration, deepest last.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Progress {
+    /// The depth completed, in discs placed.
+    pub depth: u32,
+    /// The score at that depth in centi-discs from the side to move.
+    pub score: i32,
+    /// Whether `score` is the exact game-theoretic value.
+    pub exact: bool,
+    /// Nodes so far in this move (all threads).
+    pub nodes: u64,
+    /// Time since the player started thinking.
+    pub time: Duration,
+    /// The expected line at that depth, starting with the best move.
+    pub pv: Vec<Move>,
+}
+
+impl Progress {
+    /// A step at `depth` with its score (no nodes, no time, no line).
+    pub fn new(depth: u32, score: i32, exact: bool) -> Progress {
+        Progress {
+            depth,
+            score,
+            exact,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: Vec::new(),
+        }
+    }
+
+    /// Sets the node count.
+    #[must_use]
+    pub fn with_nodes(mut self, nodes: u64) -> Progress {
+        self.nodes = nodes;
+        self
+    }
+
+    /// Sets the time.
+    #[must_use]
+    pub fn with_time(mut self, time: Duration) -> Progress {
+        self.time = time;
+        self
+    }
+
+    /// Sets the line.
+    #[must_use]
+    pub fn with_pv(mut self, pv: Vec<Move>) -> Progress {
+        self.pv = pv;
+        self
+    }
 }
 
 impl Reply {
@@ -40,6 +135,8 @@ impl Reply {
             nodes: 0,
             time: Duration::ZERO,
             pv: Vec::new(),
+            root_moves: Vec::new(),
+            mcts: None,
         }
     }
 
@@ -76,6 +173,20 @@ impl Reply {
     #[must_use]
     pub fn with_pv(mut self, pv: Vec<Move>) -> Reply {
         self.pv = pv;
+        self
+    }
+
+    /// Sets the scored root moves, best first.
+    #[must_use]
+    pub fn with_root_moves(mut self, root_moves: Vec<(Move, i32)>) -> Reply {
+        self.root_moves = root_moves;
+        self
+    }
+
+    /// Sets the figures of a Monte Carlo tree search.
+    #[must_use]
+    pub fn with_mcts(mut self, figures: MctsFigures) -> Reply {
+        self.mcts = Some(figures);
         self
     }
 }
@@ -118,6 +229,16 @@ pub trait Player {
     /// move ([`Move::Pass`] when the side to move has no square, and when the game is over).
     fn think(&mut self, pos: &Position, limits: &Limits) -> Reply;
 
+    /// [`Player::think`], calling `on_progress` after each completed step (for an
+    /// iterative-deepening search: each completed iteration, in increasing depth) so that a
+    /// caller can show the thinking as it goes. The default thinks and reports nothing; the
+    /// searcher (`othello-search`) reports its iterations. A player's answer is the same with
+    /// or without a callback.
+    fn think_with(&mut self, pos: &Position, limits: &Limits, on_progress: &mut dyn FnMut(&Progress)) -> Reply {
+        let _ = on_progress;
+        self.think(pos, limits)
+    }
+
     /// Tells the player that `mv` was played in the game (by either side), for players that
     /// keep state between moves (tree reuse). The default does nothing.
     fn observe(&mut self, mv: Move) {
@@ -134,6 +255,9 @@ impl<P: Player + ?Sized> Player for Box<P> {
     }
     fn think(&mut self, pos: &Position, limits: &Limits) -> Reply {
         (**self).think(pos, limits)
+    }
+    fn think_with(&mut self, pos: &Position, limits: &Limits, on_progress: &mut dyn FnMut(&Progress)) -> Reply {
+        (**self).think_with(pos, limits, on_progress)
     }
     fn observe(&mut self, mv: Move) {
         (**self).observe(mv);
@@ -255,6 +379,10 @@ mod tests {
         fn think(&mut self, pos: &Position, _: &Limits) -> Reply {
             Reply::new(pos.moves()[0]).with_nodes(self.seen.len() as u64)
         }
+        fn think_with(&mut self, pos: &Position, limits: &Limits, on_progress: &mut dyn FnMut(&Progress)) -> Reply {
+            on_progress(&Progress::new(7, 0, false));
+            self.think(pos, limits)
+        }
         fn observe(&mut self, mv: Move) {
             self.seen.push(mv);
         }
@@ -269,6 +397,16 @@ mod tests {
         Player::observe(&mut boxed, f5);
         let r = Player::think(&mut boxed, &Position::start(), &Limits::none());
         assert_eq!((boxed.games, boxed.seen.clone(), r.nodes), (1, vec![f5], 1));
+        let mut depths = Vec::new();
+        let r = Player::think_with(&mut boxed, &Position::start(), &Limits::none(), &mut |p| {
+            depths.push(p.depth)
+        });
+        assert_eq!((depths, r.nodes), (vec![7], 1));
+        // The default `think_with` answers as `think` and reports nothing.
+        let mut calls = 0;
+        let a = RandomPlayer::new(5).think_with(&Position::start(), &Limits::none(), &mut |_| calls += 1);
+        let b = RandomPlayer::new(5).think(&Position::start(), &Limits::none());
+        assert_eq!((a.best_move, calls), (b.best_move, 0));
         // The default `observe` ignores the move (a random player has no state to update).
         let mut p = RandomPlayer::new(3);
         let before = p.clone().choose(&Position::start());
@@ -286,5 +424,30 @@ mod tests {
             .with_pv(vec![Move::Pass]);
         assert_eq!((r.score, r.exact, r.depth, r.nodes), (Some(-300), true, 4, 99));
         assert_eq!((r.time, r.pv.len()), (Duration::from_millis(3), 1));
+        assert_eq!((r.root_moves.len(), r.mcts), (0, None));
+        let f5: Move = "f5".parse().unwrap();
+        let r = Reply::new(f5)
+            .with_root_moves(vec![(f5, 10), (Move::Pass, -20)])
+            .with_mcts(MctsFigures::new(90, 30, 120, 0.75));
+        assert_eq!(r.root_moves, vec![(f5, 10), (Move::Pass, -20)]);
+        let m = r.mcts.unwrap();
+        assert_eq!(
+            (m.playouts, m.visits, m.root_visits, m.mean_result),
+            (90, 30, 120, 0.75)
+        );
+        assert_eq!(m.visit_share(), Some(0.25));
+        assert_eq!(MctsFigures::new(0, 0, 0, 0.5).visit_share(), None);
+    }
+
+    #[test]
+    fn progress_builders_set_each_field() {
+        let p = Progress::new(6, -40, true)
+            .with_nodes(1234)
+            .with_time(Duration::from_millis(8))
+            .with_pv(vec![Move::Pass]);
+        assert_eq!((p.depth, p.score, p.exact, p.nodes), (6, -40, true, 1234));
+        assert_eq!((p.time, p.pv), (Duration::from_millis(8), vec![Move::Pass]));
+        let q = Progress::new(2, 5, false);
+        assert_eq!((q.nodes, q.time, q.pv.len(), q.exact), (0, Duration::ZERO, 0, false));
     }
 }

@@ -57,7 +57,7 @@ mod search;
 mod tree;
 
 pub use config::{MctsConfig, PlayoutPolicy};
-pub use othello_engine::{Limits, Player, Reply};
+pub use othello_engine::{Limits, MctsFigures, Player, Reply};
 pub use playout::{playout, random_playout};
 pub use result::{MctsResult, MctsStats};
 pub use search::Mcts;

@@ -3,7 +3,7 @@
 use crate::result::{MctsResult, MctsStats};
 use crate::tree::Tree;
 use crate::{MctsConfig, PlayoutPolicy};
-use othello_engine::{Limits, Player, Reply};
+use othello_engine::{Limits, MctsFigures, Player, Reply};
 use othello_rules::hash::mix64;
 use othello_rules::{Move, Position};
 use rand::SeedableRng;
@@ -299,11 +299,19 @@ impl Player for Mcts {
         Mcts::new_game(self);
     }
 
-    /// [`Mcts::search`]: no score (win rates are not centi-discs), depth 0, and the
-    /// iterations as the node count.
+    /// [`Mcts::search`]: no score (win rates are not centi-discs), depth 0, the iterations
+    /// as the node count, and the [`MctsFigures`]: the playouts, the chosen move's root visits
+    /// against all root visits, and its mean result ([`MctsResult::win_rate`]). MCTS has no
+    /// iterations of increasing depth, so [`Player::think_with`] reports no progress.
     fn think(&mut self, pos: &Position, limits: &Limits) -> Reply {
         let r = self.search(pos, limits);
-        Reply::new(r.best_move).with_nodes(r.iterations).with_time(r.time)
+        let children = &r.stats.root_children;
+        let visits = children.iter().find(|c| c.0 == r.best_move).map_or(0, |c| c.1);
+        let root_visits = children.iter().map(|c| c.1).sum();
+        Reply::new(r.best_move)
+            .with_nodes(r.iterations)
+            .with_time(r.time)
+            .with_mcts(MctsFigures::new(r.playouts, visits, root_visits, r.win_rate))
     }
 
     fn observe(&mut self, mv: Move) {

@@ -577,3 +577,32 @@ fn mcts_is_a_player_whose_nodes_are_iterations() {
     assert!(m.think(&next, &Limits::nodes(10)).nodes == 10);
     assert!(m.search(&next, &Limits::nodes(10)).stats.reused_visits > 0);
 }
+
+#[test]
+fn an_mcts_reply_carries_its_playouts_visit_share_and_mean_result() {
+    use othello_mcts::Player;
+    let pos = othello_rules::text::play_sequence(&Position::start(), "f5d6").unwrap();
+    let r = Mcts::new(config(9)).search(&pos, &Limits::nodes(900));
+    let mut m = Mcts::new(config(9));
+    let mut calls = 0;
+    let reply = m.think_with(&pos, &Limits::nodes(900), &mut |_| calls += 1);
+    assert_eq!(calls, 0, "MCTS has no iterations of increasing depth to report");
+    let f = reply.mcts.expect("MCTS reports its figures");
+    let best = r.stats.root_children.iter().find(|c| c.0 == r.best_move).unwrap();
+    assert_eq!((reply.best_move, reply.nodes), (r.best_move, 900));
+    assert_eq!((f.playouts, f.visits, f.mean_result), (r.playouts, best.1, r.win_rate));
+    assert!(f.playouts > 0 && f.playouts <= 900, "{}", f.playouts);
+    assert_eq!(f.root_visits, 900, "every iteration visits one root child");
+    let share = f.visit_share().unwrap();
+    assert!(share > 0.0 && share <= 1.0, "{share}");
+    // The most visited move has at least the mean share of the root's children.
+    assert!(share * r.stats.root_children.len() as f64 >= 1.0, "{share}");
+    assert!((0.0..=1.0).contains(&f.mean_result));
+    // A forced move is answered without search: no visits, no share.
+    let forced: Position = "XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXO- O"
+        .parse()
+        .unwrap();
+    assert_eq!(forced.moves(), [othello_rules::Move::Pass]);
+    let f = Mcts::new(config(9)).think(&forced, &Limits::nodes(50)).mcts.unwrap();
+    assert_eq!((f.playouts, f.root_visits, f.visit_share()), (0, 0, None));
+}

@@ -84,7 +84,7 @@ mod threads;
 mod worker;
 
 pub use config::{Algorithm, SearchConfig};
-pub use othello_engine::{GameClock, Limits, Player, Reply, TimeLimit};
+pub use othello_engine::{GameClock, Limits, Player, Progress, Reply, TimeLimit};
 pub use othello_rules::{Move, Position};
 pub use reference::{Horizon, minimax, negamax};
 pub use result::{Iteration, SearchResult};

@@ -9,7 +9,7 @@ use crate::threads::with_helpers;
 use crate::worker::Worker;
 use crate::{Iteration, Limits, SearchConfig, SearchResult, SearchStats};
 use othello_endgame::Solver;
-use othello_engine::{Player, Reply};
+use othello_engine::{Player, Progress, Reply};
 use othello_eval::Evaluator;
 use othello_rules::{Move, Position};
 use othello_table::{Table, TranspositionTable};
@@ -317,14 +317,34 @@ impl<E: Evaluator, T: Table> Player for Searcher<E, T> {
     }
 
     /// [`Searcher::search`]: the score in centi-discs, the depth of the last completed
-    /// iteration and the nodes of all threads.
+    /// iteration, the nodes of all threads, and with [`SearchConfig::multi_pv`] every root
+    /// move's value.
     fn think(&mut self, pos: &Position, limits: &Limits) -> Reply {
-        let r = self.search(pos, limits, |_| {});
-        Reply::new(r.best_move)
-            .with_score(r.score, r.exact)
-            .with_depth(r.depth)
-            .with_nodes(r.nodes)
-            .with_time(r.time)
-            .with_pv(r.pv)
+        reply(self.search(pos, limits, |_| {}))
     }
+
+    /// [`Player::think`], reporting each completed iteration (the `on_iteration` callback of
+    /// [`Searcher::search`]) as a [`Progress`].
+    fn think_with(&mut self, pos: &Position, limits: &Limits, on_progress: &mut dyn FnMut(&Progress)) -> Reply {
+        reply(self.search(pos, limits, |it| on_progress(&progress(it))))
+    }
+}
+
+/// An iteration as the player layer's [`Progress`].
+fn progress(it: &Iteration) -> Progress {
+    Progress::new(it.depth, it.score, it.exact)
+        .with_nodes(it.nodes)
+        .with_time(it.time)
+        .with_pv(it.pv.clone())
+}
+
+/// A search result as the player layer's [`Reply`].
+fn reply(r: SearchResult) -> Reply {
+    Reply::new(r.best_move)
+        .with_score(r.score, r.exact)
+        .with_depth(r.depth)
+        .with_nodes(r.nodes)
+        .with_time(r.time)
+        .with_pv(r.pv)
+        .with_root_moves(r.root_moves)
 }

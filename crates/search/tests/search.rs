@@ -633,6 +633,43 @@ fn the_searcher_is_a_player_reporting_its_search() {
 }
 
 #[test]
+fn think_with_reports_each_completed_iteration_once_in_increasing_depth() {
+    use othello_search::{Iteration, Player, Progress};
+    let pos = othello_rules::text::play_sequence(&Position::start(), "f5d6c3").unwrap();
+    for algorithm in [Algorithm::Pvs, Algorithm::AlphaBeta, Algorithm::Negamax] {
+        let config = SearchConfig::default().with_algorithm(algorithm).with_multi_pv(true);
+        let mut iterations: Vec<Iteration> = Vec::new();
+        let r =
+            Searcher::new(Mobility, config.clone()).search(&pos, &Limits::depth(5), |it| iterations.push(it.clone()));
+        let mut seen: Vec<Progress> = Vec::new();
+        let reply = Searcher::new(Mobility, config).think_with(&pos, &Limits::depth(5), &mut |p| seen.push(p.clone()));
+        assert_eq!(
+            seen.iter().map(|p| p.depth).collect::<Vec<_>>(),
+            [1, 2, 3, 4, 5],
+            "{algorithm:?}"
+        );
+        for (p, it) in seen.iter().zip(&iterations) {
+            assert_eq!(
+                (p.depth, p.score, p.exact, p.nodes),
+                (it.depth, it.score, it.exact, it.nodes)
+            );
+            assert_eq!(p.pv, it.pv);
+        }
+        assert_eq!(seen.len(), iterations.len());
+        // The last iteration is the answer; the reply carries the scored root moves.
+        let last = seen.last().unwrap();
+        assert_eq!(
+            (reply.best_move, reply.score, reply.depth),
+            (r.best_move, Some(last.score), 5)
+        );
+        assert_eq!((reply.nodes, last.nodes), (r.nodes, r.nodes));
+        assert_eq!(reply.root_moves, r.root_moves);
+        assert_eq!(reply.root_moves.len(), pos.moves().len());
+        assert_eq!(reply.mcts, None);
+    }
+}
+
+#[test]
 fn the_disc_evaluator_scores_a_three_disc_gain_as_three_hundred() {
     // Every evaluator returns centi-discs: +3 discs after any opening move is +300, and the
     // text form's bare `discs` is the same evaluator.

@@ -6,15 +6,14 @@
 //! `--movetime MS` is the time-limit benchmark: `--count` (200) fixed random positions searched
 //! with the engine's `time=MS` limit each, reporting how far past the limit the searches returned.
 
-use crate::engine::search_config;
 use crate::error::{CliResult, input};
 use crate::output::{Output, progress};
 use crate::perft::round_ms;
 use crate::search_cmd::discs;
-use crate::spec::Spec;
 use othello_rules::text::play_sequence;
 use othello_rules::{Move, Position, perft};
 use othello_search::{Algorithm, Limits, Searcher};
+use othello_spec::{SEARCH_KEYS, Spec, search_algorithm, search_config, search_limits};
 use serde_json::json;
 use std::str::FromStr;
 use std::time::Instant;
@@ -122,19 +121,14 @@ pub fn run(args: &BenchArgs) -> CliResult {
     }
     // The default engine is what `--engine pvs` builds.
     let mut spec = Spec::from_str(&args.engine)?;
-    let algorithm = match spec.name.as_str() {
-        "pvs" => Algorithm::Pvs,
-        "alphabeta" | "ab" => Algorithm::AlphaBeta,
-        "negamax" => Algorithm::Negamax,
-        "minimax" => Algorithm::Minimax,
-        other => {
-            return Err(input(format!(
-                "bad --engine '{other}': expected a search engine (pvs, alphabeta, negamax, minimax)"
-            )));
-        }
+    let Some(algorithm) = search_algorithm(&spec.name) else {
+        return Err(input(format!(
+            "bad --engine '{}': expected a search engine (pvs, alphabeta, negamax, minimax)",
+            spec.name
+        )));
     };
     let (mut config, eval) = search_config(&mut spec, algorithm)?;
-    let known: Vec<&str> = crate::engine::SEARCH_KEYS
+    let known: Vec<&str> = SEARCH_KEYS
         .iter()
         .copied()
         .filter(|k| !matches!(*k, "depth" | "time" | "nodes"))
@@ -253,7 +247,7 @@ fn time_limits(args: &BenchArgs, ms: u64) -> CliResult {
     let out = Output::new(args.json);
     let mut spec = Spec::from_str("pvs")?;
     spec.set("time", ms);
-    let limits = crate::engine::search_limits(&mut spec)?;
+    let limits = search_limits(&mut spec)?;
     let (mut config, eval) = search_config(&mut spec, Algorithm::Pvs)?;
     config.threads = args.threads;
     if let Some(mib) = args.hash {

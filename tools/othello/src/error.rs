@@ -29,6 +29,13 @@ impl fmt::Display for CliError {
     }
 }
 
+/// A spec that does not parse or build is bad input.
+impl From<othello_spec::SpecError> for CliError {
+    fn from(e: othello_spec::SpecError) -> CliError {
+        CliError::Input(e.to_string())
+    }
+}
+
 /// Shorthand for bad input.
 pub fn input(msg: impl Into<String>) -> CliError {
     CliError::Input(msg.into())

@@ -3,6 +3,7 @@
 use crate::error::{CliResult, input};
 use othello_rules::text::play_sequence;
 use othello_rules::{BoardSize, Position};
+use othello_spec::resources::{hash_ok, threads_ok};
 
 /// The position named by an optional board string, an optional `--size` and optional
 /// `--moves`: the string when given (its length fixes the size, which must agree with
@@ -93,22 +94,7 @@ pub fn read_source(path: &str, what: &str) -> CliResult<(String, String)> {
     Ok((name, text))
 }
 
-/// The most threads any command accepts.
-pub const MAX_THREADS: usize = 256;
-
-/// Whether a thread count (`--threads`, or a spec's `threads` key) is 1 to [`MAX_THREADS`];
-/// the reason when it is not.
-///
-/// # Errors
-/// What the value should be.
-pub fn threads_ok(threads: usize) -> Result<usize, String> {
-    if threads == 0 || threads > MAX_THREADS {
-        return Err(format!("expected 1 to {MAX_THREADS}"));
-    }
-    Ok(threads)
-}
-
-/// [`threads_ok`] for a command-line flag such as `--threads`.
+/// [`threads_ok`] (1 to [`MAX_THREADS`](othello_spec::resources::MAX_THREADS)) for a command-line flag such as `--threads`.
 ///
 /// # Errors
 /// Bad input naming the flag and the value.
@@ -116,52 +102,8 @@ pub fn check_threads(threads: usize, flag: &str) -> CliResult<usize> {
     threads_ok(threads).map_err(|why| input(format!("bad {flag} {threads}: {why}")))
 }
 
-/// The cap on a table size where the available memory cannot be read (not Linux).
-pub const FALLBACK_MAX_TABLE_MIB: usize = 4096;
-
-/// Memory available for new allocations in MiB: `MemAvailable` of `/proc/meminfo` on Linux,
-/// `None` where it cannot be read.
-pub fn available_mib() -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    parse_mem_available(&text)
-}
-
-/// `MemAvailable` of a `/proc/meminfo` text, in MiB.
-pub fn parse_mem_available(meminfo: &str) -> Option<usize> {
-    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let mut words = line.split_whitespace().skip(1);
-    let value: usize = words.next()?.parse().ok()?;
-    match words.next() {
-        Some("kB") | None => Some(value / 1024),
-        _ => None,
-    }
-}
-
-/// Whether a table size in MiB (`--hash`, or a spec's `tt` key, the same thing) fits in the
-/// memory available, so that a table too large for the machine is bad input (exit 2) instead
-/// of an aborted allocation, or a process killed later while the table is touched; the reason
-/// when it does not.
-///
-/// # Errors
-/// The size and the memory available.
-pub fn hash_ok(mib: usize) -> Result<usize, String> {
-    hash_ok_within(mib, available_mib())
-}
-
-/// [`hash_ok`] against a given amount of available memory (`None`: unknown, then the size is
-/// capped at [`FALLBACK_MAX_TABLE_MIB`]).
-///
-/// # Errors
-/// The size and the limit.
-pub fn hash_ok_within(mib: usize, available: Option<usize>) -> Result<usize, String> {
-    match available {
-        Some(avail) if mib > avail => Err(format!("more than the memory available ({avail} MiB)")),
-        None if mib > FALLBACK_MAX_TABLE_MIB => Err(format!("at most {FALLBACK_MAX_TABLE_MIB} MiB")),
-        _ => Ok(mib),
-    }
-}
-
-/// [`hash_ok`] for a command-line flag such as `--hash`.
+/// [`hash_ok`] (the table fits in the memory available) for a command-line flag such as
+/// `--hash`.
 ///
 /// # Errors
 /// Bad input naming the flag and the value.
@@ -210,6 +152,7 @@ pub fn protect_positions(args: impl IntoIterator<Item = std::ffi::OsString>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use othello_spec::resources::MAX_THREADS;
 
     #[test]
     fn boards_are_protected_and_options_are_not() {
@@ -237,15 +180,14 @@ mod tests {
     }
 
     #[test]
-    fn table_sizes_are_checked_against_the_memory() {
-        let meminfo = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:    2097152 kB\n";
-        assert_eq!(parse_mem_available(meminfo), Some(2048));
-        assert_eq!(parse_mem_available("MemTotal: 1 kB\n"), None);
-        assert_eq!(hash_ok_within(2048, Some(2048)), Ok(2048));
-        assert!(hash_ok_within(2049, Some(2048)).unwrap_err().contains("2048 MiB"));
-        assert!(hash_ok_within(FALLBACK_MAX_TABLE_MIB, None).is_ok());
-        assert!(hash_ok_within(FALLBACK_MAX_TABLE_MIB + 1, None).is_err());
-        assert!(check_hash(usize::MAX, "--hash").is_err());
+    fn flags_name_themselves_in_table_and_thread_errors() {
+        let e = check_hash(usize::MAX, "--hash").unwrap_err().to_string();
+        assert!(e.starts_with(&format!("bad --hash {}: ", usize::MAX)), "{e}");
+        assert_eq!(check_hash(1, "--hash").unwrap(), 1);
+        assert_eq!(
+            check_threads(0, "--threads").unwrap_err().to_string(),
+            "bad --threads 0: expected 1 to 256"
+        );
         assert!(check_threads(0, "--threads").is_err());
         assert!(check_threads(1, "--threads").is_ok());
         assert!(check_threads(MAX_THREADS, "--threads").is_ok());

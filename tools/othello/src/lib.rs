@@ -1,13 +1,14 @@
 //! The library half of the `othello` command: every subcommand's options and code, so that the
 //! binary (`src/main.rs`) stays a thin entry point and the fuzz targets (`fuzz/`) can call the
-//! same parsers the command uses (component specs, NBoard sessions, GGF records).
+//! same parsers the command uses (NBoard sessions, GGF records). Engine specs are parsed, and
+//! their players built, by the `othello-spec` crate; its errors are bad input here.
 //!
 //! ```
-//! use othello_cli::spec::Spec;
+//! use othello_cli::input::position;
 //!
-//! let mut spec: Spec = "pvs:depth=6,tt=16".parse().unwrap();
-//! assert_eq!(spec.name, "pvs");
-//! assert_eq!(spec.get::<u32>("depth", "a depth").unwrap(), Some(6));
+//! let pos = position(None, Some(6), None).unwrap();
+//! assert_eq!(pos.empty_count(), 32);
+//! assert_eq!(position(None, Some(5), None).unwrap_err().exit_code(), 2);
 //! ```
 //!
 //! Exit codes: 0 success, 1 a failed check (such as a solve mismatch), 2 bad input (a malformed
@@ -19,9 +20,7 @@ pub mod arena;
 pub mod bench;
 pub mod build_info;
 pub mod cli;
-pub mod engine;
 pub mod error;
-pub mod evalspec;
 pub mod input;
 pub mod nboard;
 pub mod output;
@@ -30,7 +29,6 @@ pub mod play;
 pub mod search_cmd;
 pub mod show;
 pub mod solve;
-pub mod spec;
 pub mod stats;
 
 use error::{CliResult, input};

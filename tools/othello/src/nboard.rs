@@ -10,14 +10,16 @@
 //! its answer; the end of the input raises it too, and the session ends once the lines already
 //! read are answered. During `go` a `nodestats` line follows each completed iteration; during
 //! `hint` a `search` line (the iteration's principal variation) and a `nodestats` line do.
+//!
+//! Any engine spec plays, through the `Player` layer: a search (its iterations stream as
+//! above; `hint N` lists its N best root moves), MCTS or the random player (no iterations to
+//! stream; `===` carries no evaluation and `hint` gives the chosen move with 0.00).
 
-use crate::engine::{search_config, search_limits};
-use crate::error::{CliResult, input};
-use crate::evalspec::CliEval;
+use crate::error::CliResult;
 use crate::search_cmd::discs;
-use crate::spec::Spec;
+use othello_engine::{Limits, Player, Reply};
 use othello_rules::{Color, Move, Position};
-use othello_search::{Limits, SearchResult, Searcher};
+use othello_spec::{DEFAULT_DEPTH, Engine, Spec};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
@@ -25,7 +27,8 @@ use std::sync::{Arc, mpsc};
 /// Options of `othello nboard`.
 #[derive(clap::Args, Debug)]
 pub struct NboardArgs {
-    /// The search engine spec (its depth is replaced by the GUI's `set depth`).
+    /// The engine spec (a search's depth is replaced by the GUI's `set depth`; its other
+    /// limits stay as caps).
     #[arg(long, short, default_value = "pvs")]
     engine: String,
 }
@@ -112,6 +115,10 @@ pub struct SessionConfig {
     /// Whether problems with the GUI's lines (a bad GGF record, an illegal move) are reported
     /// on stderr.
     pub diagnostics: bool,
+    /// Whether the engine's spec set its own limits (`depth`, `nodes`, `time`, `playouts`):
+    /// under a game clock they stay as caps; without them the clock replaces the default
+    /// iteration count of MCTS (a search's depth is always the session's).
+    pub own_limits: bool,
     /// Whether to read the input to its end before returning after `quit` or a closed output,
     /// so that the reader thread has finished (for finite inputs: tests, fuzzing). Off on the
     /// command line, where a GUI may keep its end of the pipe open after `quit`.
@@ -121,7 +128,8 @@ pub struct SessionConfig {
 impl Default for SessionConfig {
     fn default() -> Self {
         SessionConfig {
-            depth: crate::engine::DEFAULT_DEPTH,
+            depth: DEFAULT_DEPTH,
+            own_limits: false,
             max_depth: 60,
             diagnostics: true,
             drain_input: false,
@@ -130,7 +138,9 @@ impl Default for SessionConfig {
 }
 
 struct Session<W: Write> {
-    searcher: Searcher<CliEval>,
+    engine: Engine,
+    /// The spec's limits; the session's depth replaces their depth.
+    base: Limits,
     config: SessionConfig,
     depth: u32,
     pos: Position,
@@ -178,27 +188,34 @@ impl<W: Write> Session<W> {
         if self.pings_seen.load(Ordering::SeqCst) > self.pings_done || self.end_of_input.load(Ordering::SeqCst) {
             self.stop.store(true, Ordering::SeqCst);
         }
-        let limits = Limits::depth(self.depth).with_stop(self.stop.clone());
+        let mut limits = self.base.clone();
+        limits.depth = Some(self.depth);
+        if self.clock.is_some() && !self.config.own_limits {
+            // The clock decides, under the `set depth` cap.
+            limits.nodes = None;
+            limits.time = None;
+        }
+        let limits = limits.with_stop(self.stop.clone());
         match self.clock {
             Some(clock) => limits.with_clock(clock),
             None => limits,
         }
     }
 
-    /// Searches the current position, streaming a line per completed iteration (`nodestats`;
-    /// with `hint`, a `search` line before it). A closed output stops the search.
-    fn search(&mut self, hint: bool) -> SearchResult {
-        self.searcher.config_mut().multi_pv = hint;
+    /// Thinks about the current position, streaming a line per completed iteration
+    /// (`nodestats`; with `hint`, a `search` line before it). A closed output stops the search.
+    fn search(&mut self, hint: bool) -> Reply {
+        self.engine.set_multi_pv(hint);
         let limits = self.limits();
         let Session {
-            searcher,
+            engine,
             out,
             closed,
             pos,
             stop,
             ..
         } = self;
-        let r = searcher.search(pos, &limits, |it| {
+        let r = engine.think_with(pos, &limits, &mut |it| {
             if hint {
                 let depth = if it.exact {
                     "100%".to_string()
@@ -214,7 +231,7 @@ impl<W: Write> Session<W> {
                 stop.store(true, Ordering::SeqCst);
             }
         });
-        self.searcher.config_mut().multi_pv = false;
+        self.engine.set_multi_pv(false);
         r
     }
 
@@ -265,11 +282,8 @@ impl<W: Write> Session<W> {
                 let r = self.search(false);
                 let secs = r.time.as_secs_f64();
                 self.say(&format!("nodestats {} {secs:.3}", r.nodes));
-                self.say(&format!(
-                    "=== {}/{:.2}/{secs:.3}",
-                    nboard_move(r.best_move),
-                    discs(r.score)
-                ));
+                let eval = r.score.map_or(String::new(), |s| format!("{:.2}", discs(s)));
+                self.say(&format!("=== {}/{eval}/{secs:.3}", nboard_move(r.best_move)));
                 self.say("status");
             }
             "hint" => {
@@ -282,7 +296,7 @@ impl<W: Write> Session<W> {
                     r.depth.to_string()
                 };
                 let moves = if r.root_moves.is_empty() {
-                    vec![(r.best_move, r.score)]
+                    vec![(r.best_move, r.score.unwrap_or(0))]
                 } else {
                     r.root_moves.clone()
                 };
@@ -304,35 +318,28 @@ impl<W: Write> Session<W> {
     }
 }
 
-/// The searcher an engine spec describes, for NBoard: a search engine (`pvs`, `alphabeta`,
-/// `negamax`, `minimax`) and the depth of its spec (the default depth without one).
+/// The player an engine spec describes, for NBoard, with the session settings of its spec:
+/// the starting depth (the spec's `depth`, else [`DEFAULT_DEPTH`]) and whether it set its own
+/// limits; the other settings are the defaults.
 ///
 /// # Errors
 /// Bad input naming the problem with the spec.
-pub fn searcher_from_spec(engine: &str) -> CliResult<(Searcher<CliEval>, u32)> {
-    let mut spec: Spec = engine.parse()?;
-    let algorithm = match spec.name.as_str() {
-        "pvs" => othello_search::Algorithm::Pvs,
-        "alphabeta" | "ab" => othello_search::Algorithm::AlphaBeta,
-        "negamax" => othello_search::Algorithm::Negamax,
-        "minimax" => othello_search::Algorithm::Minimax,
-        other => {
-            return Err(input(format!(
-                "nboard needs a search engine (pvs, alphabeta, negamax, minimax), not '{other}'"
-            )));
-        }
+pub fn engine_from_spec(text: &str) -> CliResult<(Engine, SessionConfig)> {
+    let spec: Spec = text.parse()?;
+    let own_limits = spec.sets_limits();
+    let engine = Engine::from_spec(spec)?;
+    let config = SessionConfig {
+        depth: engine.limits().depth.unwrap_or(DEFAULT_DEPTH),
+        own_limits,
+        ..SessionConfig::default()
     };
-    let limits = search_limits(&mut spec)?;
-    let (config, eval) = search_config(&mut spec, algorithm)?;
-    spec.finish(crate::engine::SEARCH_KEYS)?;
-    let depth = limits.depth.unwrap_or(crate::engine::DEFAULT_DEPTH);
-    Ok((Searcher::new(eval, config), depth))
+    Ok((engine, config))
 }
 
 /// Speaks NBoard on `input` and `output` until the input ends (or `quit`, or the output
 /// closes), then returns once every line read before the end has been answered. A running
 /// search is stopped at the end of the input.
-pub fn serve<R, W>(searcher: Searcher<CliEval>, config: SessionConfig, input: R, output: W)
+pub fn serve<R, W>(engine: Engine, config: SessionConfig, input: R, output: W)
 where
     R: Read + Send + 'static,
     W: Write,
@@ -371,8 +378,10 @@ where
             stop.store(true, Ordering::SeqCst);
         })
     };
+    let base = engine.limits();
     let mut session = Session {
-        searcher,
+        engine,
+        base,
         config,
         depth: config.depth.clamp(1, config.max_depth.max(1)),
         pos: Position::start(),
@@ -404,12 +413,8 @@ where
 
 /// Runs `othello nboard` until stdin closes.
 pub fn run(args: &NboardArgs) -> CliResult {
-    let (searcher, depth) = searcher_from_spec(&args.engine)?;
-    let config = SessionConfig {
-        depth,
-        ..SessionConfig::default()
-    };
-    serve(searcher, config, std::io::stdin(), std::io::stdout());
+    let (engine, config) = engine_from_spec(&args.engine)?;
+    serve(engine, config, std::io::stdin(), std::io::stdout());
     Ok(())
 }
 

@@ -1,12 +1,12 @@
 //! `othello search`.
 
-use crate::engine::Engine;
 use crate::error::{CliResult, input};
 use crate::input::{check_hash, check_threads};
 use crate::output::{Output, nps};
 use crate::perft::round_ms;
-use crate::spec::Spec;
+use othello_engine::Player;
 use othello_rules::Move;
+use othello_spec::{Engine, Spec};
 use serde_json::json;
 
 /// Options of `othello search`.
@@ -48,7 +48,10 @@ fn pv_text(pv: &[Move]) -> String {
     pv.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
 }
 
-/// Runs `othello search`.
+/// Runs `othello search`: the spec's player, through the `Player` layer (the same for every
+/// engine), with a line per completed iteration ([`Player::think_with`]) and then the answer.
+/// The answer's `score`, `score_black` and `depth` are null for a player without a score (MCTS,
+/// random); MCTS adds its `playouts`, the chosen move's `visit_share` and its `mean_result`.
 pub fn run(args: &SearchArgs) -> CliResult {
     let pos = args.setup.position(args.position.as_deref())?;
     let mut spec: Spec = args.engine.parse()?;
@@ -79,8 +82,8 @@ pub fn run(args: &SearchArgs) -> CliResult {
     let mut engine = Engine::from_spec(spec)?;
     engine.check_size(pos.size())?;
     let out = Output::new(args.json);
-    let started = std::time::Instant::now();
-    let result = engine.search(&pos, |it| {
+    let limits = engine.limits();
+    let reply = engine.think_with(&pos, &limits, &mut |it| {
         let secs = it.time.as_secs_f64();
         let nps = nps(it.nodes, secs);
         out.line(
@@ -102,16 +105,19 @@ pub fn run(args: &SearchArgs) -> CliResult {
             },
         );
     });
-    match result {
-        Some(r) => {
-            let ms = r.time.as_secs_f64() * 1e3;
+    let r = &reply;
+    let ms = r.time.as_secs_f64() * 1e3;
+    let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
+    match r.score {
+        Some(score) => {
+            let score_black = score * pos.side_to_move().sign();
             out.line(
                 || {
                     format!(
                         "bestmove {} score {:+.2} ({:+.2} for black) depth {}{} nodes {} time {:.1} ms",
                         r.best_move,
-                        discs(r.score),
-                        discs(r.score_black),
+                        discs(score),
+                        discs(score_black),
                         r.depth,
                         if r.exact { " exact" } else { "" },
                         r.nodes,
@@ -119,19 +125,29 @@ pub fn run(args: &SearchArgs) -> CliResult {
                     )
                 },
                 || {
-                    json!({"best_move": r.best_move.to_string(), "score": discs(r.score), "score_black": discs(r.score_black),
-                        "depth": r.depth, "exact": r.exact, "nodes": r.nodes, "time_ms": round_ms(ms),
-                        "pv": r.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>()})
+                    json!({"best_move": r.best_move.to_string(), "score": discs(score), "score_black": discs(score_black),
+                        "depth": r.depth, "exact": r.exact, "nodes": r.nodes, "time_ms": round_ms(ms), "pv": pv})
                 },
             );
         }
         None => {
-            let mv = engine.choose(&pos);
-            let ms = started.elapsed().as_secs_f64() * 1e3;
-            out.line(
-                || format!("bestmove {mv} time {ms:.1} ms"),
-                || json!({"best_move": mv.to_string(), "score": null, "depth": null, "nodes": null, "time_ms": round_ms(ms)}),
-            );
+            let mut line = json!({"best_move": r.best_move.to_string(), "score": null, "score_black": null,
+                "depth": null, "exact": r.exact, "nodes": r.nodes, "time_ms": round_ms(ms), "pv": pv});
+            let mut text = format!("bestmove {}", r.best_move);
+            if let Some(m) = r.mcts {
+                let share = m.visit_share();
+                line["playouts"] = m.playouts.into();
+                line["visits"] = m.visits.into();
+                line["visit_share"] = share.into();
+                line["mean_result"] = m.mean_result.into();
+                let share = share.map_or("-".to_string(), |s| format!("{:.1}%", 100.0 * s));
+                text += &format!(
+                    " mean {:.3} visits {} ({share}) playouts {}",
+                    m.mean_result, m.visits, m.playouts
+                );
+            }
+            text += &format!(" nodes {} time {ms:.1} ms", r.nodes);
+            out.line(|| text, || line);
         }
     }
     Ok(())

@@ -120,11 +120,11 @@ pub fn run(args: &SolveArgs) -> CliResult {
     let (ordering, auto) = match args.eval.as_str() {
         "none" => (None, false),
         "auto" => (
-            Some(crate::evalspec::CliEval::parse(Some("pattern"), None, "solve --eval")?),
+            Some(othello_spec::SpecEval::parse(Some("pattern"), None, "solve --eval")?),
             true,
         ),
         text => (
-            Some(crate::evalspec::CliEval::parse(Some(text), None, "solve --eval")?),
+            Some(othello_spec::SpecEval::parse(Some(text), None, "solve --eval")?),
             false,
         ),
     };

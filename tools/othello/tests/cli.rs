@@ -183,6 +183,60 @@ fn nboard_session_with_pass() {
     assert!(text.contains("learned"));
 }
 
+/// `search` drives every engine through the `Player` layer: MCTS reports its node count,
+/// playouts, the chosen move's visit share and mean result (no null among them), the random
+/// player its move and zero nodes; neither has a centi-disc score or a depth.
+#[test]
+fn search_reports_mcts_figures_and_random_moves() {
+    let o = othello(&["search", START, "--engine", "mcts:playouts=400,seed=3", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 1, "no iteration lines for MCTS");
+    let r = &lines[0];
+    for key in [
+        "best_move",
+        "nodes",
+        "playouts",
+        "visits",
+        "visit_share",
+        "mean_result",
+        "time_ms",
+    ] {
+        assert!(!r[key].is_null(), "{key}: {r}");
+    }
+    assert!(
+        ["d3", "c4", "f5", "e6"].contains(&r["best_move"].as_str().unwrap()),
+        "{r}"
+    );
+    assert_eq!(r["nodes"], 400, "the iterations are the MCTS node count");
+    let playouts = r["playouts"].as_u64().unwrap();
+    assert!(playouts > 0 && playouts <= 400, "{r}");
+    let share = r["visit_share"].as_f64().unwrap();
+    assert!(share > 0.0 && share <= 1.0, "{r}");
+    assert_eq!(r["visits"].as_f64().unwrap(), (share * 400.0).round(), "{r}");
+    assert!((0.0..=1.0).contains(&r["mean_result"].as_f64().unwrap()), "{r}");
+    assert!(
+        r["score"].is_null() && r["depth"].is_null(),
+        "MCTS has no centi-disc score: {r}"
+    );
+    let text = othello(&["search", START, "--engine", "mcts:playouts=400,seed=3"]);
+    let line = stdout(&text);
+    assert!(
+        line.starts_with(&format!("bestmove {} mean ", r["best_move"].as_str().unwrap())) && line.contains("playouts"),
+        "{line}"
+    );
+
+    let o = othello(&["search", START, "--engine", "random:seed=2", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let r = &json_lines(&o)[0];
+    assert!(
+        ["d3", "c4", "f5", "e6"].contains(&r["best_move"].as_str().unwrap()),
+        "{r}"
+    );
+    assert_eq!((r["nodes"].as_u64(), r["score"].is_null()), (Some(0), true), "{r}");
+    assert!(r.get("playouts").is_none(), "{r}");
+}
+
 #[test]
 fn bad_inputs_exit_2_with_one_line() {
     let missing = std::env::temp_dir().join("othello-no-such-file.obf");

@@ -9,8 +9,7 @@ use specs::{Engine, MCTS_KEYS, NAMES, RANDOM_KEYS, SEARCH_KEYS, Spec};
 /// Where the engine names, the spec keys and the spec parser live: the one place to change when
 /// they move to another crate.
 mod specs {
-    pub use othello_cli::engine::{Engine, MCTS_KEYS, NAMES, RANDOM_KEYS, SEARCH_KEYS};
-    pub use othello_cli::spec::Spec;
+    pub use othello_spec::{Engine, MCTS_KEYS, NAMES, RANDOM_KEYS, SEARCH_KEYS, Spec};
 }
 
 /// The engine names and the spec keys of each kind of engine the command accepts.

@@ -12,8 +12,14 @@ const HANG: Duration = Duration::from_secs(60);
 const START_BOARD: &str = "---------------------------O*------*O---------------------------";
 
 fn spawn() -> Child {
+    spawn_with(&[])
+}
+
+/// `othello nboard` with more arguments.
+fn spawn_with(args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_othello"))
         .arg("nboard")
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -91,7 +97,11 @@ struct Interactive {
 
 impl Interactive {
     fn new() -> Interactive {
-        let mut child = spawn();
+        Interactive::with_args(&[])
+    }
+
+    fn with_args(args: &[&str]) -> Interactive {
+        let mut child = spawn_with(args);
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
         let (tx, lines) = mpsc::channel();
@@ -193,4 +203,41 @@ fn lines_stream_per_completed_iteration() {
         .unwrap();
     assert_eq!(pv5.split_whitespace().nth(1).unwrap().len(), 10, "{pv5}");
     s.close();
+}
+
+/// Any engine plays NBoard through the `Player` layer: MCTS answers `go` with a legal move,
+/// its iterations as nodes and no evaluation, and `hint` with its move; a bad spec exits 2
+/// before the session.
+#[test]
+fn mcts_plays_nboard_and_a_bad_spec_is_refused() {
+    let mut s = Interactive::with_args(&["--engine", "mcts:playouts=300,seed=1"]);
+    s.send(&format!(
+        "nboard 2\nset game (;GM[Othello]BO[8 {START_BOARD} *];)\ngo\n"
+    ));
+    let go = s.until(|l| l.starts_with("=== "));
+    let answer = go.last().unwrap();
+    let (mv, rest) = answer[4..].split_once('/').expect("MOVE/EVAL/TIME");
+    assert!(["D3", "C4", "F5", "E6"].contains(&mv), "{go:?}");
+    assert!(rest.starts_with('/'), "no evaluation from MCTS: {answer}");
+    assert_eq!(
+        go.iter().filter(|l| l.starts_with("nodestats 300 ")).count(),
+        1,
+        "{go:?}"
+    );
+    s.until(|l| l == "status");
+    s.send("hint 3\n");
+    let hint = s.until(|l| l == "status");
+    let searches: Vec<&String> = hint.iter().filter(|l| l.starts_with("search ")).collect();
+    assert_eq!(searches.len(), 1, "{hint:?}");
+    let hinted = searches[0].split_whitespace().nth(1).unwrap();
+    assert!(["D3", "C4", "F5", "E6"].contains(&hinted), "{hint:?}");
+    s.close();
+
+    let o = Command::new(env!("CARGO_BIN_EXE_othello"))
+        .args(["nboard", "--engine", "mcts:depth=3"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown key 'depth' for engine 'mcts'"));
 }

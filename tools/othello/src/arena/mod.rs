@@ -12,12 +12,12 @@ pub mod player;
 pub mod record;
 
 use crate::error::{CliResult, input};
-use crate::spec::Spec;
 use clock::{Clock, ClockCheck, TimeControl};
 use external::{EngineDef, ExternalPlayer};
 use openings::Opening;
 use othello_endgame::{SolveMode, Solver, SolverConfig};
 use othello_rules::{BoardSize, Color, Move};
+use othello_spec::Spec;
 use player::{Failure, Seat};
 use record::{Ending, GameRecord, Played};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -43,7 +43,7 @@ impl PlayerSource {
     pub fn parse(text: &str, engines: Option<&[EngineDef]>, size: BoardSize) -> CliResult<PlayerSource> {
         let mut spec: Spec = text.parse()?;
         if spec.name != "ext" {
-            crate::engine::Engine::from_spec(text.parse()?)?.check_size(size)?;
+            othello_spec::Engine::from_spec(text.parse()?)?.check_size(size)?;
             return Ok(PlayerSource::Builtin(text.to_string()));
         }
         let name = spec

@@ -4,11 +4,10 @@
 
 use super::clock::Clock;
 use super::external::ExternalPlayer;
-use crate::engine::Engine;
 use crate::error::CliResult;
-use crate::spec::Spec;
 use othello_engine::{Limits, Player, Reply, TimeLimit};
 use othello_rules::{Move, Position};
+use othello_spec::{Engine, Spec};
 use std::time::Duration;
 
 /// Why a player gave no usable answer.
@@ -62,17 +61,11 @@ impl Seat {
     /// # Errors
     /// Bad input naming the problem.
     pub fn in_process(text: &str) -> CliResult<Seat> {
-        let mut probe: Spec = text.parse()?;
+        let spec: Spec = text.parse()?;
         // A spec without its own limits searches to a default depth; under a clock that cap
         // is lifted so the time manager decides.
-        let own = ["depth", "nodes", "time", "playouts"]
-            .iter()
-            .any(|k| probe.raw(k).is_some());
-        let (player, base): (Box<dyn Player + Send>, Limits) = match Engine::from_spec(text.parse()?)? {
-            Engine::Search { searcher, limits } => (searcher, limits),
-            Engine::Mcts { mcts, limits } => (mcts, limits),
-            Engine::Random(r) => (Box::new(r), Limits::none()),
-        };
+        let own = spec.sets_limits();
+        let (player, base) = Engine::from_spec(spec)?.into_player();
         Ok(Seat::InProcess {
             name: text.to_string(),
             player,

@@ -114,6 +114,7 @@ pub fn nboard(data: &[u8]) {
         max_depth: 3,
         diagnostics: false,
         drain_input: true,
+        move_time: None,
     };
     serve(searcher, config, std::io::Cursor::new(data.to_vec()), std::io::sink());
 }

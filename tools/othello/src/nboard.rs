@@ -25,7 +25,8 @@ use std::sync::{Arc, mpsc};
 /// Options of `othello nboard`.
 #[derive(clap::Args, Debug)]
 pub struct NboardArgs {
-    /// The search engine spec (its depth is replaced by the GUI's `set depth`).
+    /// The search engine spec (its depth is replaced by the GUI's `set depth`; its `time`, in
+    /// milliseconds, is a fixed time per move that replaces the GUI's clock).
     #[arg(long, short, default_value = "pvs")]
     engine: String,
 }
@@ -116,6 +117,10 @@ pub struct SessionConfig {
     /// so that the reader thread has finished (for finite inputs: tests, fuzzing). Off on the
     /// command line, where a GUI may keep its end of the pipe open after `quit`.
     pub drain_input: bool,
+    /// A fixed time per move (the spec's `time`): each search stops at it less
+    /// `arena::clock::per_move_reserve`, and the clock of `set game` is ignored. The NBoard
+    /// protocol has no time per move of its own.
+    pub move_time: Option<std::time::Duration>,
 }
 
 impl Default for SessionConfig {
@@ -125,6 +130,7 @@ impl Default for SessionConfig {
             max_depth: 60,
             diagnostics: true,
             drain_input: false,
+            move_time: None,
         }
     }
 }
@@ -179,9 +185,14 @@ impl<W: Write> Session<W> {
             self.stop.store(true, Ordering::SeqCst);
         }
         let limits = Limits::depth(self.depth).with_stop(self.stop.clone());
-        match self.clock {
-            Some(clock) => limits.with_clock(clock),
-            None => limits,
+        match (self.config.move_time, self.clock) {
+            (Some(t), _) => {
+                let reserve = crate::arena::clock::per_move_reserve(t, t);
+                let fixed = Limits::move_time(t - reserve);
+                limits.with_time(fixed.time.expect("move_time sets a time"))
+            }
+            (None, Some(clock)) => limits.with_clock(clock),
+            (None, None) => limits,
         }
     }
 
@@ -405,8 +416,16 @@ where
 /// Runs `othello nboard` until stdin closes.
 pub fn run(args: &NboardArgs) -> CliResult {
     let (searcher, depth) = searcher_from_spec(&args.engine)?;
+    let mut spec: Spec = args.engine.parse()?;
+    let move_time = search_limits(&mut spec)?.time.map(|t| t.hard);
+    // A first search before the GUI's first `go`, so that no timed move pays for allocating
+    // the table, then a clean start.
+    let mut searcher = searcher;
+    searcher.search(&Position::start(), &Limits::depth(1).with_nodes(1), |_| {});
+    searcher.new_game();
     let config = SessionConfig {
         depth,
+        move_time,
         ..SessionConfig::default()
     };
     serve(searcher, config, std::io::stdin(), std::io::stdout());

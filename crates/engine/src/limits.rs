@@ -136,7 +136,8 @@ impl Limits {
     }
 }
 
-/// A time budget measured from the start of the search.
+/// A time budget measured from the start of the search. `soft == hard` is a fixed time per
+/// move (nothing left over is kept, so the search uses it all; see [`Limits::move_time`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct TimeLimit {

@@ -13,12 +13,12 @@
 //! **Time.** Under a time limit ([`TimeLimit`](crate::TimeLimit)), [`start_next`] decides
 //! before each iteration from the times of the previous ones: no iteration starts after the
 //! soft bound (doubled, up to the hard bound, when the best move changed in the last
-//! iteration: an unstable root earns more time), nor when its first root move is predicted
-//! to end after the hard bound. The prediction is the last iteration's time times the growth
-//! of the last two (clamped to `GROWTH_MIN..=GROWTH_MAX`) times `FIRST_MOVE_SHARE`. An
-//! iteration whose first move completes is worth its time even when the hard bound aborts
-//! it: a move proven better than the previous best replaces it (see `root.rs`). The hard
-//! bound itself aborts the running iteration (polled every 1024 nodes).
+//! iteration: an unstable root earns more time), nor, under a clock (soft below hard), when
+//! its first root move is predicted to end after the hard bound ([`predict_next`] times
+//! `FIRST_MOVE_SHARE`). A fixed time per move (soft equal to hard) starts every iteration it
+//! can: the time it does not spend is lost, and an aborted iteration still fills the table
+//! and may prove a move better than the previous best, which then replaces it (see
+//! `root.rs`). The hard bound itself aborts the running iteration (polled every 1024 nodes).
 
 use crate::limits::Clock;
 use crate::ordering::{MovePicker, OrderingHints};

@@ -88,17 +88,18 @@ impl TimeControl {
 }
 
 /// Time a fixed time per move keeps in hand, at least: the runner's own work around a move
-/// is microseconds, this covers the return from an aborted search and the scheduler of a
-/// loaded machine (see [`per_move_reserve`]).
-pub const PER_MOVE_RESERVE_MIN: Duration = Duration::from_millis(3);
+/// is microseconds; this covers the return from a search the hard bound aborted, which
+/// `othello bench --movetime 20` measured at up to 4.7 ms at the 99th percentile with one
+/// thread on a busy 2-core machine (docs/BENCHMARKS.md). See [`per_move_reserve`].
+pub const PER_MOVE_RESERVE_MIN: Duration = Duration::from_millis(5);
 
 /// What an in-process player keeps in hand of a fixed time per move `t` under a move
-/// overhead of `overhead`: `min(overhead, max(PER_MOVE_RESERVE_MIN, t / 25), t / 2)`, so 3 ms
-/// of 75 ms, 8 ms of 200 ms. A fixed time is not a clock: nothing that is left over is kept,
+/// overhead of `overhead`: `min(overhead, max(PER_MOVE_RESERVE_MIN, t / 16), t / 2)`, so 5 ms
+/// of 75 ms, 12.5 ms of 200 ms. A fixed time is not a clock: nothing that is left over is kept,
 /// so the reserve is only what a search needs to stop and answer (the `--overhead` of a clock,
 /// 100 ms by default, would waste most of a short move).
 pub fn per_move_reserve(t: Duration, overhead: Duration) -> Duration {
-    overhead.min(PER_MOVE_RESERVE_MIN.max(t / 25)).min(t / 2)
+    overhead.min(PER_MOVE_RESERVE_MIN.max(t / 16)).min(t / 2)
 }
 
 /// One side's clock during a game.
@@ -267,12 +268,13 @@ mod tests {
 
     #[test]
     fn per_move_reserve_is_small_and_bounded() {
-        assert_eq!(per_move_reserve(ms(75), ms(100)), ms(3));
-        assert_eq!(per_move_reserve(ms(200), ms(100)), ms(8));
-        assert_eq!(per_move_reserve(ms(20), ms(100)), ms(3));
+        assert_eq!(per_move_reserve(ms(75), ms(100)), ms(5));
+        assert_eq!(per_move_reserve(ms(200), ms(100)), ms(12) + Duration::from_micros(500));
+        assert_eq!(per_move_reserve(ms(20), ms(100)), ms(5));
         assert_eq!(per_move_reserve(ms(4), ms(100)), ms(2));
         assert_eq!(per_move_reserve(ms(10_000), ms(100)), ms(100));
         assert_eq!(per_move_reserve(ms(75), ms(0)), ms(0));
+        assert_eq!(per_move_reserve(ms(75), ms(3)), ms(3));
     }
 
     #[test]
@@ -315,17 +317,15 @@ mod tests {
             low.limits(Limits::none(), ms(30)).clock,
             Some(GameClock::new(ms(30), ms(20)))
         );
-        // A fixed time per move keeps max(3 ms, t / 25) in hand, and uses the rest.
+        // A fixed time per move keeps max(5 ms, t / 16) in hand, and uses the rest.
         let p = Clock::new(TimeControl::PerMove(ms(100)));
-        assert_eq!(
-            p.limits(Limits::none(), ms(30)).time,
-            Some(TimeLimit::new(ms(96), ms(96)))
-        );
+        let rest = ms(93) + Duration::from_micros(750);
+        assert_eq!(p.limits(Limits::none(), ms(30)).time, Some(TimeLimit::new(rest, rest)));
         assert_eq!(
             Clock::new(TimeControl::PerMove(ms(75)))
                 .limits(Limits::none(), ms(100))
                 .time,
-            Some(TimeLimit::new(ms(72), ms(72)))
+            Some(TimeLimit::new(ms(70), ms(70)))
         );
         // A smaller overhead is kept as given.
         assert_eq!(

@@ -283,6 +283,8 @@ mod tests {
         // Three or more: the step two back (10 -> 20: 2x), not the last (20 -> 100: 5x).
         assert_eq!(predict_next(&[ms(10), ms(20), ms(100)]), ms(200));
         assert_eq!(predict_next(&[ms(1), ms(10), ms(20), ms(100)]), ms(200));
+        assert_eq!(predict_next(&[ms(1), ms(1), ms(10), ms(20), ms(100)]), ms(200));
+        assert_eq!(predict_next(&[ms(1), ms(1), ms(1), ms(10), ms(20), ms(100)]), ms(200));
         // Clamped both ways, and a zero time gives the default.
         assert_eq!(predict_next(&[ms(1), ms(100), ms(100)]), ms(800));
         assert_eq!(predict_next(&[ms(100), ms(10), ms(10)]), ms(15));

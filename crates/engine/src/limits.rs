@@ -71,9 +71,12 @@ impl Limits {
         Limits::none().with_time(TimeLimit::new(soft, hard))
     }
 
-    /// A fixed time per move: soft bound half of it, hard bound all of it.
+    /// A fixed time per move: both bounds at `time`. Time left over from one move is lost
+    /// (nothing banks it), so the search may start iterations until the end and uses the whole
+    /// time; the deepening still skips an iteration whose first move it predicts not to finish
+    /// (see `othello-search`). Keep the caller's own overhead out of `time`.
     pub fn move_time(time: Duration) -> Limits {
-        Limits::time(time / 2, time)
+        Limits::time(time, time)
     }
 
     /// Sets the depth limit.
@@ -133,7 +136,8 @@ impl Limits {
     }
 }
 
-/// A time budget measured from the start of the search.
+/// A time budget measured from the start of the search. `soft == hard` is a fixed time per
+/// move (nothing left over is kept, so the search uses it all; see [`Limits::move_time`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct TimeLimit {
@@ -187,20 +191,32 @@ impl GameClock {
 /// Most time held back from the clock for the overhead of answering (see [`allocate`]).
 pub const MAX_RESERVE: Duration = Duration::from_millis(500);
 
+/// Empty squares below which a player's moves are taken as free: the exact solver ends the
+/// game in milliseconds there, so [`allocate`] does not save time for those moves.
+pub const FREE_EMPTIES: u32 = 10;
+
+/// The fewest moves [`allocate`] shares the clock between, so that no move is given the
+/// whole clock.
+pub const MIN_MOVES: u32 = 2;
+
 /// The time manager: soft and hard bounds for one move from a game clock, with `empties`
 /// empty squares on the board.
 ///
 /// The formula (all durations):
 /// - `reserve = min(remaining / 20, MAX_RESERVE)`, never spent (answering takes time too);
 ///   `usable = remaining - reserve`;
-/// - `moves = moves_to_go`, or for a sudden-death clock `max(1, (empties + 1) / 2)`, the
-///   player's own moves left if nobody passes;
+/// - `moves = moves_to_go`, or for a sudden-death clock
+///   `max(MIN_MOVES, ceil((empties - FREE_EMPTIES) / 2))`: the player's own moves left if
+///   nobody passes, less those the solver plays at once;
 /// - `target = min(usable / moves + increment, usable)`: an equal share of what is left plus the
 ///   increment this move earns;
-/// - `soft = target / 2` (an iteration started after half the target would likely overrun
-///   it: each iteration costs a few times the previous one);
-/// - `hard = min(2 * target, usable)`: a running iteration may overrun the target up to
-///   twice, never into the reserve.
+/// - `soft = target / 2`: no iteration starts after it (the search doubles it when the best
+///   move just changed, and skips an iteration whose first move it predicts to end after the
+///   hard bound: see `othello-search`'s deepening), so a move takes about the target on average;
+/// - `hard = min(2 * target, usable / 2)` (`usable` when `moves` is 1): a running iteration
+///   may overrun the target up to twice, never into the reserve nor past half of what is left
+///   while other moves remain (measured at 10+0.1 under load: with `usable` alone a move at 16
+///   empties took 0.86 s of 1.17 s, and the least time left after a move was 0.15 s).
 ///
 /// So `soft <= hard <= remaining`, and a player that stops at `hard` never loses on time as
 /// long as answering takes less than the reserve.
@@ -210,16 +226,18 @@ pub const MAX_RESERVE: Duration = Duration::from_millis(500);
 /// use std::time::Duration;
 ///
 /// let ms = Duration::from_millis;
-/// // 10 s left, no increment, 20 empty squares: 10 moves to share 9.5 s.
+/// // 10 s left, no increment, 20 empty squares: 5 moves to share 9.5 s.
 /// let t = allocate(&GameClock::new(ms(10_000), ms(0)), 20);
-/// assert_eq!((t.soft, t.hard), (ms(475), ms(1_900)));
+/// assert_eq!((t.soft, t.hard), (ms(950), ms(3_800)));
 /// ```
 pub fn allocate(clock: &GameClock, empties: u32) -> TimeLimit {
     let reserve = (clock.remaining / 20).min(MAX_RESERVE);
     let usable = clock.remaining.saturating_sub(reserve);
-    let moves = clock.moves_to_go.unwrap_or(empties.div_ceil(2)).max(1);
+    let own_moves = empties.saturating_sub(FREE_EMPTIES).div_ceil(2).max(MIN_MOVES);
+    let moves = clock.moves_to_go.unwrap_or(own_moves).max(1);
     let target = (usable / moves + clock.increment).min(usable);
-    TimeLimit::new(target / 2, (target * 2).min(usable))
+    let cap = if moves == 1 { usable } else { usable / 2 };
+    TimeLimit::new(target / 2, (target * 2).min(cap))
 }
 
 #[cfg(test)]
@@ -232,21 +250,43 @@ mod tests {
 
     #[test]
     fn allocate_follows_the_documented_formula() {
-        // 60 s sudden death, 40 empties: reserve 0.5 s, 20 moves, target 2.975 s.
-        let t = allocate(&GameClock::new(ms(60_000), ms(0)), 40);
+        // 60 s sudden death, 50 empties: reserve 0.5 s, 20 moves (the last 10 empties are
+        // free), target 2.975 s.
+        let t = allocate(&GameClock::new(ms(60_000), ms(0)), 50);
         assert_eq!((t.soft, t.hard), (ms(1_487) + Duration::from_micros(500), ms(5_950)));
         // The increment is added to the share.
-        let t = allocate(&GameClock::new(ms(60_000), ms(1_000)), 40);
+        let t = allocate(&GameClock::new(ms(60_000), ms(1_000)), 50);
         assert_eq!((t.soft, t.hard), (ms(1_987) + Duration::from_micros(500), ms(7_950)));
         // A tournament control overrides the estimate from the empties.
-        let t = allocate(&GameClock::new(ms(10_000), ms(0)).with_moves_to_go(5), 40);
+        let t = allocate(&GameClock::new(ms(10_000), ms(0)).with_moves_to_go(5), 60);
         assert_eq!((t.soft, t.hard), (ms(950), ms(3_800)));
-        // One move left: the whole usable time is the target, the hard bound stays in it.
-        let t = allocate(&GameClock::new(ms(1_000), ms(0)), 1);
+        let t = allocate(&GameClock::new(ms(10_000), ms(0)).with_moves_to_go(0), 40);
+        assert_eq!(t.hard, ms(9_500));
+        // Near the end at least MIN_MOVES share the clock, and no move may take more than half
+        // of it while another move remains.
+        for empties in [0, 1, 5, 10, 13, 14] {
+            let t = allocate(&GameClock::new(ms(1_000), ms(0)), empties);
+            assert_eq!(
+                (t.soft, t.hard),
+                (ms(237) + Duration::from_micros(500), ms(475)),
+                "{empties}"
+            );
+        }
+        let t = allocate(&GameClock::new(ms(1_000), ms(1_000)), 14);
+        assert_eq!((t.soft, t.hard), (ms(475), ms(475)));
+        // The last move before a refill may use all that is usable.
+        let t = allocate(&GameClock::new(ms(1_000), ms(0)).with_moves_to_go(1), 14);
         assert_eq!((t.soft, t.hard), (ms(475), ms(950)));
-        // An odd count of empties rounds the player's moves up.
-        let t = allocate(&GameClock::new(ms(2_000), ms(0)), 3);
-        assert_eq!(t.hard, ms(1_900));
+        // An odd count of the player's squares rounds its moves up: 15 empties, 3 moves.
+        let t = allocate(&GameClock::new(ms(3_000), ms(0)), 15);
+        assert_eq!(t.soft, ms(475));
+        let t = allocate(&GameClock::new(ms(3_000), ms(0)), 16);
+        assert_eq!(t.soft, ms(475));
+        let t = allocate(&GameClock::new(ms(3_000), ms(0)), 17);
+        assert_eq!(t.soft, ms(356) + Duration::from_micros(250));
+        // The reserve is capped: 1 h leaves 0.5 s aside, not 3 min.
+        let t = allocate(&GameClock::new(ms(3_600_000), ms(0)).with_moves_to_go(1), 40);
+        assert_eq!(t.hard, ms(3_599_500));
     }
 
     #[test]
@@ -259,6 +299,8 @@ mod tests {
                     let reserve = (ms(remaining) / 20).min(MAX_RESERVE);
                     assert!(t.soft <= t.hard, "{c:?} {empties}");
                     assert!(t.hard <= ms(remaining) - reserve, "{c:?} {empties}");
+                    // Sudden death shares between at least two moves: half at most.
+                    assert!(t.hard <= (ms(remaining) - reserve) / 2, "{c:?} {empties}");
                 }
             }
         }
@@ -277,12 +319,15 @@ mod tests {
     #[test]
     fn limits_combine_time_and_clock_by_the_tighter_bound() {
         let l = Limits::time(ms(100), ms(10_000)).with_clock(GameClock::new(ms(10_000), ms(0)));
-        // Clock: 10 moves of 0.95 s: soft 475 ms, hard 1.9 s.
-        assert_eq!(l.time_limit(20), Some(TimeLimit::new(ms(100), ms(1_900))));
+        // Clock: 5 moves of 1.9 s: soft 950 ms, hard 3.8 s.
+        assert_eq!(l.time_limit(20), Some(TimeLimit::new(ms(100), ms(3_800))));
+        let l = Limits::time(ms(2_000), ms(3_000)).with_clock(GameClock::new(ms(10_000), ms(0)));
+        assert_eq!(l.time_limit(20), Some(TimeLimit::new(ms(950), ms(3_000))));
         assert_eq!(Limits::depth(3).time_limit(20), None);
+        // A fixed time per move: both bounds at it.
         assert_eq!(
             Limits::move_time(ms(20)).time_limit(5),
-            Some(TimeLimit::new(ms(10), ms(20)))
+            Some(TimeLimit::new(ms(20), ms(20)))
         );
         assert_eq!(TimeLimit::new(ms(5), ms(1)).hard, ms(5));
     }

@@ -1,6 +1,6 @@
 //! The clock that enforces [`Limits`] (the type lives in `othello-engine`).
 
-use crate::Limits;
+use crate::{Limits, TimeLimit};
 use othello_table::BusySet;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -9,7 +9,11 @@ use std::time::{Duration, Instant};
 /// The shared clock and stop flags of one search (all threads read it).
 pub(crate) struct Clock {
     pub(crate) start: Instant,
-    soft: Option<Instant>,
+    /// The call of the search, from which the time limits count (`start` moves past the
+    /// table's preparation, for the reported times).
+    origin: Instant,
+    /// The time limit, measured from `origin`.
+    time: Option<TimeLimit>,
     hard: Option<Instant>,
     external: Option<Arc<AtomicBool>>,
     /// Set when the main thread is done, so the helpers stop.
@@ -29,7 +33,8 @@ impl Clock {
         let time = limits.time_limit(empties);
         Clock {
             start,
-            soft: time.map(|t| start + t.soft),
+            origin: start,
+            time,
             hard: time.map(|t| start + t.hard),
             external: limits.stop.clone(),
             internal: AtomicBool::new(false),
@@ -45,9 +50,14 @@ impl Clock {
             || self.hard.is_some_and(|h| Instant::now() >= h)
     }
 
-    /// Whether no new iteration may start.
-    pub(crate) fn soft_expired(&self) -> bool {
-        self.soft.is_some_and(|s| Instant::now() >= s) || self.must_stop()
+    /// The soft and hard bounds, measured from the call of the search.
+    pub(crate) fn time_limit(&self) -> Option<TimeLimit> {
+        self.time
+    }
+
+    /// Time since the call of the search (what the bounds are measured against).
+    pub(crate) fn since_origin(&self) -> Duration {
+        self.origin.elapsed()
     }
 
     /// Adds nodes searched by a helper thread.

@@ -111,8 +111,9 @@ pub fn search_limits(spec: &mut Spec) -> Result<Limits, SpecError> {
     limits.depth = depth;
     limits.nodes = nodes;
     if let Some(t) = time {
-        // The soft bound stops starting new iterations; the hard one aborts.
-        limits.time = Some(TimeLimit::new(t / 2, t));
+        // A fixed time per move (`Limits::move_time`): what is not spent is lost, so both
+        // bounds are at it and the deepening starts every iteration it can.
+        limits.time = Limits::move_time(t).time;
     }
     if limits.depth.is_none() && limits.time.is_none() && limits.nodes.is_none() {
         limits.depth = Some(DEFAULT_DEPTH);
@@ -409,9 +410,10 @@ mod tests {
         assert!(!(c.quiescence || c.killers || c.history || c.mobility_ordering || c.aspiration));
         assert!(matches!(searcher.evaluator(), SpecEval::Weighted(_)));
         let t = limits.time.unwrap();
+        // A fixed time per move: both bounds at it.
         assert_eq!(
             (t.soft, t.hard),
-            (Duration::from_millis(50), Duration::from_millis(100))
+            (Duration::from_millis(100), Duration::from_millis(100))
         );
         assert_eq!((limits.depth, limits.nodes), (None, Some(5000)));
         let Engine::Mcts { mcts, limits } = engine(

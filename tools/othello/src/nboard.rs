@@ -27,8 +27,9 @@ use std::sync::{Arc, mpsc};
 /// Options of `othello nboard`.
 #[derive(clap::Args, Debug)]
 pub struct NboardArgs {
-    /// The engine spec (a search's depth is replaced by the GUI's `set depth`; its other
-    /// limits stay as caps).
+    /// The engine spec (a search's depth is replaced by the GUI's `set depth`; its `time`, in
+    /// milliseconds, is a fixed time per move that replaces the GUI's clock; its other limits
+    /// stay as caps).
     #[arg(long, short, default_value = "pvs")]
     engine: String,
 }
@@ -123,6 +124,10 @@ pub struct SessionConfig {
     /// so that the reader thread has finished (for finite inputs: tests, fuzzing). Off on the
     /// command line, where a GUI may keep its end of the pipe open after `quit`.
     pub drain_input: bool,
+    /// A fixed time per move (the spec's `time`): each search stops at it less
+    /// `arena::clock::per_move_reserve`, and the clock of `set game` is ignored. The NBoard
+    /// protocol has no time per move of its own.
+    pub move_time: Option<std::time::Duration>,
 }
 
 impl Default for SessionConfig {
@@ -133,6 +138,7 @@ impl Default for SessionConfig {
             max_depth: 60,
             diagnostics: true,
             drain_input: false,
+            move_time: None,
         }
     }
 }
@@ -190,6 +196,12 @@ impl<W: Write> Session<W> {
         }
         let mut limits = self.base.clone();
         limits.depth = Some(self.depth);
+        if let Some(t) = self.config.move_time {
+            // A fixed time per move, whatever the GUI's clock says.
+            let reserve = crate::arena::clock::per_move_reserve(t, t);
+            limits.time = Limits::move_time(t - reserve).time;
+            return limits.with_stop(self.stop.clone());
+        }
         if self.clock.is_some() && !self.config.own_limits {
             // The clock decides, under the `set depth` cap.
             limits.nodes = None;
@@ -327,10 +339,13 @@ impl<W: Write> Session<W> {
 pub fn engine_from_spec(text: &str) -> CliResult<(Engine, SessionConfig)> {
     let spec: Spec = text.parse()?;
     let own_limits = spec.sets_limits();
+    let spec_time = spec.contains("time");
     let engine = Engine::from_spec(spec)?;
+    let move_time = spec_time.then(|| engine.limits().time.map(|t| t.hard)).flatten();
     let config = SessionConfig {
         depth: engine.limits().depth.unwrap_or(DEFAULT_DEPTH),
         own_limits,
+        move_time,
         ..SessionConfig::default()
     };
     Ok((engine, config))
@@ -413,7 +428,11 @@ where
 
 /// Runs `othello nboard` until stdin closes.
 pub fn run(args: &NboardArgs) -> CliResult {
-    let (engine, config) = engine_from_spec(&args.engine)?;
+    let (mut engine, config) = engine_from_spec(&args.engine)?;
+    // A first search before the GUI's first `go`, so that no timed move pays for allocating
+    // the table, then a clean start.
+    engine.think(&Position::start(), &Limits::depth(1).with_nodes(1));
+    engine.new_game();
     serve(engine, config, std::io::stdin(), std::io::stdout());
     Ok(())
 }

@@ -363,6 +363,9 @@ pub fn run(args: &PlayArgs) -> CliResult {
     let mut write_error: Option<String> = None;
     let started = Instant::now();
     let (mut flags, mut forfeits) = (0u64, 0u64);
+    // Sums of each player's share of its time used, and the games counted.
+    let mut shares = [0.0f64; 2];
+    let mut timed_games = 0u64;
     crate::arena::run(
         &sources,
         &openings,
@@ -381,6 +384,11 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 }
             } else {
                 pending.insert(pair, half);
+            }
+            if let (Some(a), Some(b)) = (rec.share_used(true), rec.share_used(false)) {
+                shares[0] += a;
+                shares[1] += b;
+                timed_games += 1;
             }
             let (ending, reason) = rec.ending_text();
             match ending {
@@ -445,6 +453,8 @@ pub fn run(args: &PlayArgs) -> CliResult {
     }
     let elapsed = started.elapsed().as_secs_f64();
     let (stats, _, _) = summary(&penta, sprt);
+    // The mean over the games of each player's share of its time (see `Clock::share_used`).
+    let time_used = (timed_games > 0).then(|| shares.map(|s| s / timed_games as f64));
     out.line(
         || {
             let mut s = format!(
@@ -459,6 +469,9 @@ pub fn run(args: &PlayArgs) -> CliResult {
             if flags + forfeits > 0 {
                 s += &format!(", {flags} lost on time, {forfeits} forfeited");
             }
+            if let Some([a, b]) = time_used {
+                s += &format!(", time used A {:.1}% B {:.1}%", a * 100.0, b * 100.0);
+            }
             s
         },
         || {
@@ -466,6 +479,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 "losses": tally.losses, "score": tally.score(),
                 "time_control": settings.time.describe(), "concurrency": args.concurrency,
                 "flags": flags, "forfeits": forfeits, "seconds": elapsed,
+                "a_time_used": time_used.map(|t| t[0]), "b_time_used": time_used.map(|t| t[1]),
                 "games_per_second": tally.games() as f64 / elapsed.max(1e-9),
                 "pair_range": pair_range.map(|(a, b)| [a, b])});
             for (k, x) in stats.as_object().into_iter().flatten() {

@@ -223,6 +223,73 @@ fn clocks_with_increment_records_and_concurrency() {
 }
 
 #[test]
+fn a_fixed_move_time_is_used_and_not_exceeded() {
+    // 50 ms a move: the runner tells the engine 45 ms (5 ms kept in hand), records it per move,
+    // and the engine spends the whole of it while the game is not solved. The assertions on
+    // wall time allow a loaded machine's scheduler: a move may not take longer than the time
+    // plus the margin (else it would have lost on time), and the early moves (not solved
+    // yet, where only the deadline stops the search) take at least half of it, which a
+    // search that stopped at half its time and skipped iterations would not reach reliably.
+    let jsonl = tmp("st.jsonl");
+    let _ = std::fs::remove_file(&jsonl);
+    let (games, summary) = play(&[
+        "pvs",
+        "pvs:tt=16",
+        "--st",
+        "0.05",
+        "--margin",
+        "500",
+        "-g",
+        "2",
+        "--jsonl",
+        jsonl.to_str().unwrap(),
+    ]);
+    assert_eq!(summary["games"], 2);
+    assert_eq!(summary["time_control"], "st=0.05");
+    for side in ["a_time_used", "b_time_used"] {
+        let share = summary[side].as_f64().unwrap();
+        assert!(share > 0.0 && share < 1.5, "{side} {share}");
+    }
+    for g in &games {
+        assert_eq!(g["ending"], "scored", "{g}");
+        let times: Vec<f64> = g["times"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_f64().unwrap())
+            .collect();
+        let colors: Vec<&str> = g["colors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap())
+            .collect();
+        assert_eq!(colors.len(), times.len());
+        for (i, (m, t)) in moves_of(g).iter().zip(&times).enumerate() {
+            if m == "pass" {
+                assert_eq!(*t, 0.0);
+                continue;
+            }
+            assert_eq!(g["limits"][i].as_f64(), Some(0.045), "move {i}");
+            assert!(*t <= 0.05 + 0.5, "move {i}: {t} s");
+        }
+        for color in ["black", "white"] {
+            let early: Vec<f64> = times
+                .iter()
+                .zip(&colors)
+                .filter(|(_, c)| **c == color)
+                .map(|(t, _)| *t)
+                .take(8)
+                .collect();
+            let mean = early.iter().sum::<f64>() / early.len() as f64;
+            assert!(mean >= 0.025, "{color}: {early:?}");
+        }
+        let share = |k: &str| g[k].as_f64().unwrap();
+        assert!(share("a_time_used") > 0.0 && share("b_time_used") > 0.0);
+    }
+}
+
+#[test]
 fn openings_files_of_each_kind_and_seeded_order() {
     let start = "---------------------------O*------*O---------------------------";
     let files = [

@@ -87,11 +87,30 @@ impl TimeControl {
     }
 }
 
+/// Time a fixed time per move keeps in hand, at least: the runner's own work around a move
+/// is microseconds; this covers the return from a search the hard bound aborted, which
+/// `othello bench --movetime 20` measured at up to 4.7 ms at the 99th percentile with one
+/// thread on a busy 2-core machine (docs/BENCHMARKS.md). See [`per_move_reserve`].
+pub const PER_MOVE_RESERVE_MIN: Duration = Duration::from_millis(5);
+
+/// What an in-process player keeps in hand of a fixed time per move `t` under a move
+/// overhead of `overhead`: `min(overhead, max(PER_MOVE_RESERVE_MIN, t / 16), t / 2)`, so 5 ms
+/// of 75 ms, 12.5 ms of 200 ms. A fixed time is not a clock: nothing that is left over is kept,
+/// so the reserve is only what a search needs to stop and answer (the `--overhead` of a clock,
+/// 100 ms by default, would waste most of a short move).
+pub fn per_move_reserve(t: Duration, overhead: Duration) -> Duration {
+    overhead.min(PER_MOVE_RESERVE_MIN.max(t / 16)).min(t / 2)
+}
+
 /// One side's clock during a game.
 #[derive(Clone, Copy, Debug)]
 pub struct Clock {
     control: TimeControl,
     remaining: Duration,
+    /// Time the moves charged so far took.
+    used: Duration,
+    /// Moves charged so far.
+    moves: u32,
 }
 
 /// The verdict of the clock on one move.
@@ -113,20 +132,37 @@ impl Clock {
             TimeControl::Clock { base, .. } => base,
             _ => Duration::ZERO,
         };
-        Clock { control, remaining }
+        Clock {
+            control,
+            remaining,
+            used: Duration::ZERO,
+            moves: 0,
+        }
+    }
+
+    /// The share of its time this side used so far: the time its moves took over what it was
+    /// given (the base time and the increments of its moves, or the fixed time of each move);
+    /// `None` without a clock or before the first move.
+    pub fn share_used(&self) -> Option<f64> {
+        let given = match self.control {
+            TimeControl::None => return None,
+            TimeControl::PerMove(t) => t * self.moves,
+            TimeControl::Clock { base, increment } => base + increment * self.moves,
+        };
+        (self.moves > 0 && !given.is_zero()).then(|| self.used.as_secs_f64() / given.as_secs_f64())
     }
 
     /// `limits` with this clock added for the next move, keeping `overhead` in hand for
     /// whatever the player does not see (the runner's work, the scheduler of a busy machine;
     /// as the "move overhead" of chess engines): the game clock less `min(overhead, left / 2)`
     /// (the player's time manager turns it into soft and hard limits), or for a fixed time per
-    /// move a hard limit of the time less `min(overhead, time / 2)` and a soft one of half that.
+    /// move both bounds at the time less [`per_move_reserve`] (as `Limits::move_time`).
     pub fn limits(&self, limits: Limits, overhead: Duration) -> Limits {
         match self.control {
             TimeControl::None => limits,
             TimeControl::PerMove(t) => {
-                let hard = t - overhead.min(t / 2);
-                let soft = hard / 2;
+                let hard = t - per_move_reserve(t, overhead);
+                let soft = hard;
                 let time = match limits.time {
                     Some(own) => TimeLimit::new(own.soft.min(soft), own.hard.min(hard)),
                     None => TimeLimit::new(soft, hard),
@@ -148,6 +184,8 @@ impl Clock {
     /// Charges a move that took `used`: flags it if over the limit plus `margin`, else takes
     /// the time off and adds the increment.
     pub fn charge(&mut self, used: Duration, margin: Duration) -> ClockCheck {
+        self.used += used;
+        self.moves += 1;
         match self.control {
             TimeControl::None => ClockCheck::Ok,
             TimeControl::PerMove(t) => {
@@ -229,6 +267,37 @@ mod tests {
     }
 
     #[test]
+    fn per_move_reserve_is_small_and_bounded() {
+        assert_eq!(per_move_reserve(ms(75), ms(100)), ms(5));
+        assert_eq!(per_move_reserve(ms(200), ms(100)), ms(12) + Duration::from_micros(500));
+        assert_eq!(per_move_reserve(ms(20), ms(100)), ms(5));
+        assert_eq!(per_move_reserve(ms(4), ms(100)), ms(2));
+        assert_eq!(per_move_reserve(ms(10_000), ms(100)), ms(100));
+        assert_eq!(per_move_reserve(ms(75), ms(0)), ms(0));
+        assert_eq!(per_move_reserve(ms(75), ms(3)), ms(3));
+    }
+
+    #[test]
+    fn the_share_used_counts_the_time_given() {
+        let mut c = Clock::new(TimeControl::Clock {
+            base: ms(1000),
+            increment: ms(100),
+        });
+        assert_eq!(c.share_used(), None);
+        c.charge(ms(300), ms(0));
+        c.charge(ms(300), ms(0));
+        // 600 ms of 1000 + 2 * 100.
+        assert_eq!(c.share_used(), Some(0.5));
+        let mut p = Clock::new(TimeControl::PerMove(ms(100)));
+        p.charge(ms(90), ms(0));
+        p.charge(ms(60), ms(0));
+        assert!((p.share_used().unwrap() - 0.75).abs() < 1e-12);
+        let mut n = Clock::new(TimeControl::None);
+        n.charge(ms(5), ms(0));
+        assert_eq!(n.share_used(), None);
+    }
+
+    #[test]
     fn limits_carry_the_clock() {
         let c = Clock::new(TimeControl::Clock {
             base: ms(5000),
@@ -248,14 +317,20 @@ mod tests {
             low.limits(Limits::none(), ms(30)).clock,
             Some(GameClock::new(ms(30), ms(20)))
         );
+        // A fixed time per move keeps max(5 ms, t / 16) in hand, and uses the rest.
         let p = Clock::new(TimeControl::PerMove(ms(100)));
+        let rest = ms(93) + Duration::from_micros(750);
+        assert_eq!(p.limits(Limits::none(), ms(30)).time, Some(TimeLimit::new(rest, rest)));
         assert_eq!(
-            p.limits(Limits::none(), ms(30)).time,
-            Some(TimeLimit::new(ms(35), ms(70)))
+            Clock::new(TimeControl::PerMove(ms(75)))
+                .limits(Limits::none(), ms(100))
+                .time,
+            Some(TimeLimit::new(ms(70), ms(70)))
         );
+        // A smaller overhead is kept as given.
         assert_eq!(
-            p.limits(Limits::none(), ms(80)).time,
-            Some(TimeLimit::new(ms(25), ms(50)))
+            p.limits(Limits::none(), ms(1)).time,
+            Some(TimeLimit::new(ms(99), ms(99)))
         );
         // A spec's own tighter time stays.
         let own = p.limits(Limits::time(ms(10), ms(20)), ms(30));

@@ -121,6 +121,7 @@ pub fn play_game(
         black_margin: 0,
         ending: Ending::Scored,
         time_control: ti.clone(),
+        time_used: [None; 2],
     };
     let squares = opening.root.size().squares() as i32;
     let forfeit_margin = |loser: Color| if loser == Color::Black { -squares } else { squares };
@@ -137,6 +138,12 @@ pub fn play_game(
     }
     let mut clocks = [Clock::new(settings.time), Clock::new(settings.time)];
     let mut pos = opening.position();
+    let record_shares = |clocks: &[Clock; 2], rec: &mut GameRecord| {
+        rec.time_used = [
+            clocks[index(Color::Black)].share_used(),
+            clocks[index(Color::White)].share_used(),
+        ];
+    };
     let mut solver = solver;
     loop {
         if pos.is_game_over() {
@@ -230,6 +237,7 @@ pub fn play_game(
         }
         pos = pos.play_unchecked(mv);
     }
+    record_shares(&clocks, &mut rec);
     restart_failed(players, failed);
     rec
 }

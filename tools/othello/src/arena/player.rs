@@ -90,6 +90,11 @@ impl Seat {
     pub fn new_game(&mut self, root: Position, moves: &[Move], time_control: Option<&str>) -> Result<(), Failure> {
         match self {
             Seat::InProcess { player, .. } => {
+                // A depth-1 search before the clock starts, so that the first timed move does
+                // not pay for allocating the player's tables (tens of milliseconds for the
+                // default 64 MiB table: half of a 75 ms move), then a clean start.
+                player.new_game();
+                player.think(&root, &Limits::depth(1).with_nodes(1));
                 player.new_game();
                 Ok(())
             }

@@ -66,9 +66,18 @@ pub struct GameRecord {
     pub ending: Ending,
     /// The time control (GGF `TI`).
     pub time_control: Option<String>,
+    /// The share of its time each side used, black then white (see
+    /// [`Clock::share_used`](super::clock::Clock::share_used)); `None` without a clock.
+    pub time_used: [Option<f64>; 2],
 }
 
 impl GameRecord {
+    /// The share of its time player A (`a == true`) or B used.
+    pub fn share_used(&self, a: bool) -> Option<f64> {
+        let black = (self.a_color == Color::Black) == a;
+        self.time_used[usize::from(!black)]
+    }
+
     /// A's result in half points: 2 win, 1 draw, 0 loss.
     pub fn a_half_points(&self) -> u8 {
         let a = if self.a_color == Color::Black {
@@ -173,6 +182,9 @@ impl GameRecord {
             "depths": self.moves.iter().map(|m| m.depth).collect::<Vec<_>>(),
             "nodes": self.moves.iter().map(|m| m.nodes).collect::<Vec<_>>(),
             "limits": self.moves.iter().map(|m| m.limit.map(micros)).collect::<Vec<_>>(),
+            "colors": self.moves.iter().map(|m| m.color.to_string()).collect::<Vec<_>>(),
+            "a_time_used": self.share_used(true),
+            "b_time_used": self.share_used(false),
         })
     }
 }

@@ -554,48 +554,83 @@ fn read_sections(mut rest: &[u8]) -> Result<Sections, WeightsError> {
     Ok(sections)
 }
 
-/// The tied entries of one phase: `(entry, representative)` for every entry whose
-/// representative ([`Layout::canonical`](crate::set::Layout::canonical)) is another entry,
-/// built once. About a third of a phase's entries (the tables of patterns without a symmetry,
-/// the mobility and the global tables are untied).
-fn tied_pairs() -> &'static [(u32, u32)] {
-    static PAIRS: OnceLock<Vec<(u32, u32)>> = OnceLock::new();
-    PAIRS.get_or_init(|| {
-        crate::layout()
-            .canonical
+/// Entries a [`TiedTable`] window spans: a `u16` index reaches all of it, so its reads need
+/// no bounds check.
+const WINDOW: usize = 1 << 16;
+
+/// The tied entries of one pattern's table, as `u16` indices into a window of [`WINDOW`]
+/// entries of a phase that holds the whole table (every table has at most `3^10 < 2^16`
+/// entries, and a phase more than `2^16`).
+struct TiedTable {
+    /// Index into [`PATTERNS`].
+    pattern: usize,
+    /// Where the window starts in a phase.
+    window: usize,
+    /// `(entry, representative)` relative to the window, for every entry of the table whose
+    /// representative ([`Layout::canonical`](crate::set::Layout::canonical)) is another entry.
+    pairs: Vec<(u16, u16)>,
+}
+
+/// The tied tables, built once from the layout: about a third of a phase's entries are tied
+/// to another (the tables of patterns without a symmetry, the mobility and the global
+/// tables are untied).
+fn tied_tables() -> &'static [TiedTable] {
+    static TABLES: OnceLock<Vec<TiedTable>> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let l = crate::layout();
+        assert!(l.per_phase >= WINDOW, "a phase holds a window");
+        PATTERNS
             .iter()
             .enumerate()
-            .filter(|&(i, &c)| c as usize != i)
-            .map(|(i, &c)| (i as u32, c))
+            .filter_map(|(p, pat)| {
+                let start = l.offsets[p] as usize;
+                let end = start + crate::set::pow3(pat.mask.count_ones()) as usize;
+                let window = start.min(l.per_phase - WINDOW);
+                assert!(end - window <= WINDOW, "a table fits a window");
+                let pairs: Vec<(u16, u16)> = (start - window..)
+                    .zip(&l.canonical[start..end])
+                    .filter(|&(i, &c)| c as usize - window != i)
+                    .map(|(i, &c)| (i as u16, (c as usize - window) as u16))
+                    .collect();
+                (!pairs.is_empty()).then_some(TiedTable {
+                    pattern: p,
+                    window,
+                    pairs,
+                })
+            })
             .collect()
     })
 }
 
 /// [`Weights::check_ties`] on the values of whole phases: one pass of XORs over the tied
-/// pairs per phase, and the search for the culprit only in a phase that fails.
+/// pairs of each table of each phase; the culprit is looked for only in a table that fails.
+/// (About 7 instructions per tied entry, 53 388 of them per phase: `docs/pattern.md`,
+/// "Weights file".)
 fn check_ties(values: &[i16]) -> Result<(), WeightsError> {
-    let pairs = tied_pairs();
     for (phase, w) in values.chunks_exact(per_phase()).enumerate() {
-        let differs = pairs
-            .iter()
-            .fold(0u16, |acc, &(i, c)| acc | (w[i as usize] ^ w[c as usize]) as u16);
-        if differs == 0 {
-            continue;
+        for t in tied_tables() {
+            let win: &[i16; WINDOW] = w[t.window..t.window + WINDOW].try_into().expect("a whole window");
+            let differs = t.pairs.iter().fold(0u16, |acc, &(i, c)| {
+                acc | (win[usize::from(i)] ^ win[usize::from(c)]) as u16
+            });
+            if differs == 0 {
+                continue;
+            }
+            let &(i, c) = t
+                .pairs
+                .iter()
+                .find(|&&(i, c)| win[usize::from(i)] != win[usize::from(c)])
+                .expect("a pair differs");
+            let start = crate::layout().offsets[t.pattern] as usize - t.window;
+            return Err(WeightsError::Untied {
+                pattern: PATTERNS[t.pattern].name,
+                phase: phase as u32,
+                configuration: (usize::from(i) - start) as u32,
+                value: win[usize::from(i)],
+                tied_to: (usize::from(c) - start) as u32,
+                tied_value: win[usize::from(c)],
+            });
         }
-        let &(i, c) = pairs
-            .iter()
-            .find(|&&(i, c)| w[i as usize] != w[c as usize])
-            .expect("a pair differs");
-        let offsets = &crate::layout().offsets;
-        let p = offsets.partition_point(|&o| o <= i) - 1;
-        return Err(WeightsError::Untied {
-            pattern: PATTERNS[p].name,
-            phase: phase as u32,
-            configuration: i - offsets[p],
-            value: w[i as usize],
-            tied_to: c - offsets[p],
-            tied_value: w[c as usize],
-        });
     }
     Ok(())
 }
@@ -1168,16 +1203,24 @@ mod tests {
 
     /// The tied pairs are exactly the entries whose representative is another entry.
     #[test]
-    fn tied_pairs_list_every_tie() {
+    fn tied_tables_list_every_tie() {
         let l = crate::layout();
-        let pairs = tied_pairs();
-        let want = l
+        let mut listed: Vec<(usize, u32)> = Vec::new();
+        for t in tied_tables() {
+            for &(i, c) in &t.pairs {
+                let (i, c) = (t.window + usize::from(i), t.window + usize::from(c));
+                let p = l.offsets.partition_point(|&o| o as usize <= i) - 1;
+                assert_eq!(p, t.pattern, "entry {i} in its pattern's table");
+                listed.push((i, c as u32));
+            }
+        }
+        let want: Vec<(usize, u32)> = l
             .canonical
             .iter()
             .enumerate()
             .filter(|&(i, &c)| c as usize != i)
-            .count();
-        assert_eq!(pairs.len(), want);
-        assert!(pairs.iter().all(|&(i, c)| c < i && l.canonical[i as usize] == c));
+            .map(|(i, &c)| (i, c))
+            .collect();
+        assert_eq!(listed, want);
     }
 }

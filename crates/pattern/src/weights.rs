@@ -1155,6 +1155,23 @@ mod tests {
         // Every pattern but corner2x5 (no symmetry) has tied entries.
         assert_eq!(named.len(), PATTERNS.len() - 1);
         assert!(!named.contains(&"corner2x5"));
+        // Two entries of one table off their images by the same bits (whose differences
+        // would cancel in an XOR of the differences): the first is named.
+        let o = l.offsets[2] as usize; // edge2x
+        let tied: Vec<usize> = (o..o + 3000)
+            .filter(|&i| l.canonical[i] as usize != i)
+            .take(2)
+            .collect();
+        let mut v = w.values().to_vec();
+        for &i in &tied {
+            v[per + i] = v[per + l.canonical[i] as usize] ^ 0x10;
+        }
+        let err = Weights::new(3, 100, v).unwrap().check_ties().unwrap_err();
+        assert!(
+            matches!(err, WeightsError::Untied { pattern: "edge2x", phase: 1, configuration, .. }
+                if configuration as usize == tied[0] - o),
+            "{err}"
+        );
         // The message names them.
         let mut v = w.values().to_vec();
         let o = l.offsets[2] as usize; // edge2x: a1 player is tied to h1 player

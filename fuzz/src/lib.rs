@@ -119,27 +119,54 @@ pub fn nboard(data: &[u8]) {
     serve(engine, config, std::io::Cursor::new(data.to_vec()), std::io::sink());
 }
 
-/// The pattern evaluation's weights file (`othello_pattern::Weights::from_bytes`): any bytes are
-/// refused with a typed error or accepted; an accepted file of the current pattern set prints
-/// back to the same bytes, a file of an older set is written in the current set with the same
-/// scores (and that file round-trips), and the evaluator scores a position without panicking.
+/// The pattern evaluation's weights file (`othello_pattern::Weights::from_bytes`). The input's
+/// checksum field is first set to what its version asks for (when the input has a whole header
+/// of a known version), so that mutations reach the header fields, the weights, the ties and
+/// the sections instead of stopping at the checksum (the checksum itself is tested in the
+/// pattern crate). Then any bytes are refused with a typed error or accepted; an accepted file
+/// is tied, its sections are listed and found by tag; a file of the current version and
+/// pattern set prints back to the same bytes; an older one (version 1, or set 1) is written in
+/// the current format with the same weights and score, and that file round-trips; a section
+/// added or replaced survives a write and a read; the evaluator scores a position.
 pub fn weights(data: &[u8]) {
-    if let Ok(w) = othello_pattern::Weights::from_bytes(data) {
-        let bytes = w.to_bytes();
-        let eval = othello_pattern::PatternEval::new(&w);
-        let score = othello_eval::Evaluator::evaluate(&eval, &Position::start());
-        if data[12..16] == othello_pattern::PATTERN_SET_ID.to_le_bytes() {
-            assert_eq!(bytes, data, "an accepted weights file round-trips bit for bit");
-        } else {
-            let again = othello_pattern::Weights::from_bytes(&bytes).expect("a converted file is accepted");
-            assert_eq!(
-                again.to_bytes(),
-                bytes,
-                "a converted weights file round-trips bit for bit"
-            );
-            let eval = othello_pattern::PatternEval::new(&again);
-            let converted = othello_eval::Evaluator::evaluate(&eval, &Position::start());
-            assert_eq!(converted, score, "a converted weights file scores the same");
-        }
+    use othello_pattern::weights::{CHECKSUM_FIELD, FORMAT_VERSION, expected_checksum};
+    use othello_pattern::{PATTERN_SET_ID, PatternEval, Weights};
+    let mut data = data.to_vec();
+    if let Some(sum) = expected_checksum(&data) {
+        data[CHECKSUM_FIELD].copy_from_slice(&sum.to_le_bytes());
+    }
+    let Ok(w) = Weights::from_bytes(&data) else {
+        return;
+    };
+    w.check_ties().expect("an accepted file is tied");
+    let tags: Vec<[u8; 4]> = w.sections().map(|(t, _)| t).collect();
+    for (i, (tag, bytes)) in w.sections().enumerate() {
+        assert_eq!(w.section(tag), Some(bytes));
+        assert!(!tags[..i].contains(&tag), "distinct tags");
+    }
+    let bytes = w.to_bytes();
+    let score = othello_eval::Evaluator::evaluate(&PatternEval::new(&w), &Position::start());
+    let current = data[8..12] == FORMAT_VERSION.to_le_bytes() && data[12..16] == PATTERN_SET_ID.to_le_bytes();
+    if current {
+        assert_eq!(bytes, data, "an accepted weights file round-trips bit for bit");
+    } else {
+        let again = Weights::from_bytes(&bytes).expect("a converted file is accepted");
+        assert_eq!(again, w, "a converted file holds the same weights");
+        assert_eq!(
+            again.to_bytes(),
+            bytes,
+            "a converted weights file round-trips bit for bit"
+        );
+        let converted = othello_eval::Evaluator::evaluate(&PatternEval::new(&again), &Position::start());
+        assert_eq!(converted, score, "a converted weights file scores the same");
+    }
+    // A section added (or replaced) survives, the others stay as they were.
+    let extra = data[..data.len().min(16)].to_vec();
+    let with = Weights::from_bytes(&w.clone().with_section(*b"FUZZ", extra.clone()).to_bytes())
+        .expect("weights with a section are accepted");
+    assert_eq!(with.section(*b"FUZZ"), Some(&extra[..]));
+    assert_eq!(with.values(), w.values());
+    for (tag, b) in w.sections().filter(|(t, _)| t != b"FUZZ") {
+        assert_eq!(with.section(tag), Some(b));
     }
 }

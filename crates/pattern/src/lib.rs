@@ -11,7 +11,9 @@
 //!   share a table) and the tie of table entries under a pattern's own symmetries, so the
 //!   evaluation is exactly invariant under the eight board symmetries.
 //! - [`weights`]: the weights file format (header with magic, version, pattern-set id, phases,
-//!   scale and checksum; little-endian `i16` weights) and its typed errors.
+//!   scale and checksum; little-endian `i16` weights; tagged sections for other data, such as
+//!   a search's cut table), checked on load down to the ties of symmetric configurations, and
+//!   its typed errors.
 //! - [`PatternEval`]: the evaluator. Indices are extracted per call from the bitboards, each
 //!   group read straight from the board ([`Extraction`], chosen at run time within the rules
 //!   crate's move-generation back end, which `OTHELLO_BACKEND` forces): with AVX-512 VBMI

@@ -71,19 +71,94 @@ fn invariant_under_the_eight_symmetries_in_all_phases() {
     assert!(seen_empties[1..=60].iter().all(|&s| s));
 }
 
+/// The weights `w` with the colours' roles exchanged, for [`colour_symmetric`]: each pattern
+/// entry takes the weight of its configuration with the digits 1 (side to move) and 2
+/// (opponent) exchanged, the two mobility tables and the two tables of each global feature
+/// counted for both sides (potential mobility, frontier) are exchanged. The odd-quadrants
+/// table has no such image (it counts where the side to move can play, and where only the
+/// opponent can): it is zeroed in the result, and must be zero in `w`.
+fn colours_exchanged(w: &Weights) -> Weights {
+    let l = layout();
+    let swap_digits = |mut c: u32, n: u32| {
+        let mut out = 0;
+        for k in 0..n {
+            out += [0, 2, 1][(c % 3) as usize] * set::pow3(k);
+            c /= 3;
+        }
+        out
+    };
+    let mut values = w.values().to_vec();
+    for (phase, old) in values
+        .chunks_exact_mut(l.per_phase)
+        .zip(w.values().chunks_exact(l.per_phase))
+    {
+        for (p, pat) in PATTERNS.iter().enumerate() {
+            let (start, n) = (l.offsets[p], pat.mask.count_ones());
+            for c in 0..set::pow3(n) {
+                phase[(start + c) as usize] = old[(start + swap_digits(c, n)) as usize];
+            }
+        }
+        let cap = set::MOBILITY_CAP as usize;
+        let m = l.mobility as usize;
+        phase[m..m + cap].copy_from_slice(&old[m + cap..m + 2 * cap]);
+        phase[m + cap..m + 2 * cap].copy_from_slice(&old[m..m + cap]);
+        let g = l.globals as usize;
+        let [pm, pt, fm, ft, q] = set::GLOBAL_OFFSETS.map(|o| g + o as usize);
+        phase[pm..pt].copy_from_slice(&old[pt..fm]);
+        phase[pt..fm].copy_from_slice(&old[pm..pt]);
+        phase[fm..ft].copy_from_slice(&old[ft..q]);
+        phase[ft..q].copy_from_slice(&old[fm..ft]);
+        assert!(old[q..].iter().all(|&v| v == 0), "no image of the odd-quadrants table");
+    }
+    Weights::new(w.phases(), w.scale(), values).unwrap()
+}
+
+/// The evaluation depends on whose turn it is only through which discs are the mover's, in
+/// every extraction:
+/// - the position with every disc's colour and the side to move exchanged (built through the
+///   colours, `Position::from_discs`) scores the same: fails if an evaluation reads the
+///   discs by colour (`black()` / `white()`) or the side to move (e.g. a score from Black's
+///   view negated for White);
+/// - the same discs with the other side to move, under weights whose mover and opponent
+///   tables are exchanged ([`colours_exchanged`]), score the same: fails if one feature is
+///   computed from the wrong side's discs or moves (a side's frontier or potential mobility
+///   from the other's discs, a digit of the same value for both sides, one side's mobility
+///   read twice), which exchanging the tables cannot make up for.
+///
+/// The weights are untied random values with a zero odd-quadrants table.
 #[test]
 fn colour_symmetric() {
-    // The same discs for the side to move, whatever its colour: the same score. Swapping
-    // the discs' colours with the side to move is the same position seen from the mover.
-    let eval = PatternEval::new(&random_weights(6, 12, 100));
-    for pos in random_positions(7, 20) {
-        let other = match pos.side_to_move() {
-            Color::Black => Color::White,
-            Color::White => Color::Black,
-        };
-        let swapped = Position::from_raw_unchecked(pos.player().0, pos.opponent().0, other, pos.size());
-        assert_eq!(eval.evaluate(&swapped), eval.evaluate(&pos));
+    let l = layout();
+    let mut rng = SmallRng::seed_from_u64(6);
+    let mut values: Vec<i16> = (0..12 * l.per_phase).map(|_| rng.random_range(-500..=500)).collect();
+    let q = (l.globals + set::GLOBAL_OFFSETS[4]) as usize;
+    for phase in values.chunks_exact_mut(l.per_phase) {
+        phase[q..].iter_mut().for_each(|v| *v = 0);
     }
+    let w = Weights::new(12, 100, values).unwrap();
+    let exchanged = colours_exchanged(&w);
+    assert_ne!(exchanged, w);
+    let mut checked = 0;
+    for x in Extraction::ALL.into_iter().filter(|x| x.supported()) {
+        let eval = PatternEval::new(&w).with_extraction(x).unwrap();
+        let other = PatternEval::new(&exchanged).with_extraction(x).unwrap();
+        let mut differs = false;
+        for pos in random_positions(7, 20) {
+            let opposite = match pos.side_to_move() {
+                Color::Black => Color::White,
+                Color::White => Color::Black,
+            };
+            let recoloured = Position::from_discs(pos.white(), pos.black(), opposite, pos.size()).unwrap();
+            let v = eval.evaluate(&pos);
+            assert_eq!(eval.evaluate(&recoloured), v, "{x:?} {pos}");
+            let passed = pos.pass_unchecked();
+            assert_eq!(other.evaluate(&passed), v, "{x:?} {pos}");
+            differs |= eval.evaluate(&passed) != v;
+            checked += 1;
+        }
+        assert!(differs, "{x:?}: the side to move counts");
+    }
+    assert!(checked > 0);
 }
 
 #[test]
@@ -184,25 +259,55 @@ fn global_entries_match_the_reference_on_random_bitboards() {
     }
 }
 
+/// A version 1 file of `w` (as written before version 2: checksum of the weight bytes only,
+/// no sections).
+fn v1_file(w: &Weights) -> Vec<u8> {
+    let payload: Vec<u8> = w.values().iter().flat_map(|v| v.to_le_bytes()).collect();
+    let mut out = weights::MAGIC.to_vec();
+    for field in [1, PATTERN_SET_ID, w.phases(), w.scale()] {
+        out.extend_from_slice(&field.to_le_bytes());
+    }
+    out.extend_from_slice(&(w.values().len() as u64).to_le_bytes());
+    out.extend_from_slice(&weights::fnv1a64(&payload).to_le_bytes());
+    out.extend_from_slice(&payload);
+    out
+}
+
 #[test]
 fn embedded_default_loads_and_is_small() {
     assert!(DEFAULT_WEIGHTS.len() <= 8 << 20);
+    // Written in the current format: version 2, no sections, tied (checked on load).
+    assert_eq!(DEFAULT_WEIGHTS[8..12], weights::FORMAT_VERSION.to_le_bytes());
     let w = Weights::from_bytes(DEFAULT_WEIGHTS).unwrap();
+    assert_eq!(w.sections().len(), 0);
+    assert_eq!(w.to_bytes(), DEFAULT_WEIGHTS);
+    assert!(w.check_ties().is_ok());
     let eval = PatternEval::default();
     assert_eq!(
         eval.evaluate(&Position::start()),
         PatternEval::new(&w).evaluate(&Position::start())
     );
-    // The default's tables are tied like the layout says (so it is symmetric).
-    let l = layout();
-    let per = l.per_phase;
-    for phase in w.values().chunks_exact(per) {
-        assert!(
-            l.canonical
-                .iter()
-                .enumerate()
-                .all(|(i, &c)| phase[i] == phase[c as usize])
+}
+
+/// The default weights encoded as version 1 and as version 2 load to the same weights and
+/// the same evaluator, in every extraction.
+#[test]
+fn version_1_and_2_encodings_evaluate_alike() {
+    let v2 = Weights::from_bytes(DEFAULT_WEIGHTS).unwrap();
+    let old = v1_file(&v2);
+    assert_eq!(old[8..12], 1u32.to_le_bytes());
+    assert_eq!(old.len() + 4, DEFAULT_WEIGHTS.len());
+    let v1 = Weights::from_bytes(&old).unwrap();
+    assert_eq!(v1, v2);
+    let positions = random_positions(19, 10);
+    for x in Extraction::ALL.into_iter().filter(|x| x.supported()) {
+        let (a, b) = (
+            PatternEval::new(&v1).with_extraction(x).unwrap(),
+            PatternEval::new(&v2).with_extraction(x).unwrap(),
         );
+        for pos in &positions {
+            assert_eq!(a.evaluate(pos), b.evaluate(pos), "{x:?} {pos}");
+        }
     }
 }
 

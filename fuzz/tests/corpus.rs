@@ -54,3 +54,8 @@ fn nboard() {
 fn weights() {
     replay("weights", othello_fuzz::weights);
 }
+
+#[test]
+fn jsonl() {
+    replay("jsonl", othello_fuzz::jsonl);
+}

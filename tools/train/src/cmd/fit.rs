@@ -24,9 +24,10 @@ pub struct Args {
     /// Label sources used: `exact`, `search`, `result`, comma-separated, or `all`.
     #[arg(long, default_value = "all")]
     sources: String,
-    /// The games (the bootstrap takes its positions from them; needed when it is on).
+    /// Games files (the bootstrap takes its positions from them; needed when it is on;
+    /// repeat to concatenate).
     #[arg(long)]
-    games: Option<String>,
+    games: Vec<String>,
     /// The file written: the weights file (pattern) or the evaluation text (features).
     #[arg(long)]
     out: String,
@@ -115,7 +116,7 @@ pub fn run(a: &Args) -> TrainResult<()> {
     } else {
         feature_list(&a.features)?
     };
-    if bootstrap_depth > 0 && a.games.is_none() {
+    if bootstrap_depth > 0 && a.games.is_empty() {
         return Err(bad(
             "the bootstrap (--bootstrap-depth > 0) takes its positions from --games".into(),
         ));
@@ -132,10 +133,12 @@ pub fn run(a: &Args) -> TrainResult<()> {
             a.labels.join(", ")
         )));
     }
-    let games = match &a.games {
-        Some(g) if bootstrap_depth > 0 => selfplay::read(g, false, on_bad)?,
-        _ => Vec::new(),
-    };
+    let mut games = Vec::new();
+    if bootstrap_depth > 0 {
+        for g in &a.games {
+            games.extend(selfplay::read(g, false, on_bad)?);
+        }
+    }
     let candidates = bootstrap::candidates(&games);
     let mut store = match &a.bootstrap_labels {
         Some(p) if bootstrap_depth > 0 => Store::open(p, on_bad)?,

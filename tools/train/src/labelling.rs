@@ -172,7 +172,7 @@ impl Labeller {
                     line.push(pos);
                 }
                 for (j, pos) in line.into_iter().enumerate() {
-                    if !self.in_range(&pos) && j > 0 || !done.insert(key(&pos)) {
+                    if !self.in_range(&pos) || !done.insert(key(&pos)) {
                         continue;
                     }
                     let sign = if pos.side_to_move() == root.side_to_move() {
@@ -186,13 +186,19 @@ impl Labeller {
                 }
             }
             Mode::Result { solve_empties } => {
-                let (i, root, score) = match at_empties(&positions, solve_empties) {
-                    Some(i) => {
-                        let root = positions[i];
+                let i = at_empties(&positions, solve_empties).unwrap_or(positions.len());
+                // Nothing new to label (a resumed run): no solve.
+                let wanted = |p: &Position| self.in_range(p) && !done.contains(&key(p));
+                if !positions[..i].iter().any(wanted) && positions.get(i).is_none_or(|r| !wanted(r)) {
+                    stats.games += 1;
+                    return Ok(());
+                }
+                let (i, root, score) = match positions.get(i) {
+                    Some(&root) => {
                         let s = self.solver.solve(&root, SolveMode::Exact);
                         stats.solves += 1;
                         stats.nodes += s.nodes;
-                        if done.insert(key(&root)) {
+                        if self.in_range(&root) && done.insert(key(&root)) {
                             emit(label(root, s.score * 100, Source::Exact, Some(s.nodes)))?;
                             stats.labels += 1;
                         }
@@ -369,6 +375,15 @@ mod tests {
                 }
             }
         }
+        // Run again with what was labelled: nothing new, no solve.
+        let mut l = Labeller::new(&config).unwrap();
+        let mut done: AHashSet<Key> = labels.iter().map(|x| key(&x.pos)).collect();
+        let mut again = LabelStats::default();
+        for g in &gs {
+            l.game(g, &mut done, &mut again, |_| panic!("a label made twice"))
+                .unwrap();
+        }
+        assert_eq!((again.solves, again.labels, again.games), (0, 0, 3));
         // No position with 0 empties before the end: the played game's final result.
         let config = LabelsConfig {
             mode: Mode::Result { solve_empties: 0 },

@@ -601,6 +601,31 @@ mod tests {
         ];
         let (rows, _) = super::rows(&labels, 10);
         assert_eq!((rows.len(), rows[0].target), (1, 300.0));
+        // Without a game, about one position in `k` is held out (positions of random games).
+        let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(4);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..100 {
+            let mut p = Position::start();
+            while !p.is_game_over() {
+                seen.insert(key(&p));
+                let moves = p.moves();
+                p = p
+                    .play(moves[rand::Rng::random_range(&mut rng, 0..moves.len())])
+                    .unwrap();
+            }
+        }
+        assert!(seen.len() > 5000);
+        for k in [2u32, 5, 10] {
+            let held = seen
+                .iter()
+                .filter(|&&(a, b)| {
+                    let p = Position::from_raw_unchecked(a, b, othello_rules::Color::Black, BoardSize::Eight);
+                    held_out(&label(p, 0, Source::Exact, None), k)
+                })
+                .count() as f64
+                / seen.len() as f64;
+            assert!((held - 1.0 / f64::from(k)).abs() < 0.02, "1/{k}: {held}");
+        }
         // Without a game, twins fall on the same side by their key.
         for k in 2..12 {
             let sides: Vec<bool> = twins

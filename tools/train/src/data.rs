@@ -577,17 +577,21 @@ mod tests {
             label(twins[0], 600, Source::Exact, Some(10)),
             label(twins[5], 400, Source::Result, Some(3)),
             label(Position::start(), 0, Source::Exact, Some(1)),
+            label(twins[7], 700, Source::Exact, Some(2)),
+            label(Position::start(), 100, Source::Exact, Some(2)),
         ];
         let (rows, merged) = rows(&labels, 10);
         assert_eq!(rows.len(), 2);
         assert_eq!(
             merged,
             Merged {
-                duplicates: 2,
+                duplicates: 4,
                 pulled_out: 1
             }
         );
         assert!(rows[0].test && !rows[1].test);
+        // Equal trust: the first label stays.
+        assert_eq!(rows[1].target, 0.0);
         assert_eq!(
             (rows[0].target, rows[0].source, rows[0].pos),
             (600.0, Source::Exact, twins[0])

@@ -170,3 +170,51 @@ pub fn weights(data: &[u8]) {
         assert_eq!(with.section(tag), Some(b));
     }
 }
+
+/// The training pipeline's JSON Lines readers (`othello_train`): every line as a label and as a
+/// game, and the whole input through the file reader. A parsed label or game prints and
+/// parses back to itself; a label's score is within the board; the reader returns the lines'
+/// records in order, or (stopping at the first bad line) an error naming that line's number.
+pub fn jsonl(data: &[u8]) {
+    use othello_train::data::{Game, Label};
+    use othello_train::jsonl::{OnBad, read_from};
+    let mut expected = Vec::new();
+    let mut first_bad = None;
+    for (i, line) in data.split(|&b| b == b'\n').enumerate() {
+        let Ok(text) = std::str::from_utf8(line) else {
+            first_bad.get_or_insert(i + 1);
+            continue;
+        };
+        if text.trim().is_empty() {
+            continue;
+        }
+        match Label::from_line(text) {
+            Ok(Some(l)) => {
+                assert!(l.centi.abs() <= 6400, "{text}");
+                let printed = l.to_line();
+                let again = Label::from_line(&printed).unwrap_or_else(|e| panic!("{printed}: {e}"));
+                assert_eq!(again.as_ref(), Some(&l), "{printed}");
+                assert_eq!(again.map(|a| a.to_line()), Some(printed));
+                expected.push(l);
+            }
+            Ok(None) => {}
+            Err(_) => {
+                first_bad.get_or_insert(i + 1);
+            }
+        }
+        if let Ok(g) = Game::from_line(text) {
+            assert_eq!(g.positions().len(), g.moves.len());
+            assert!(g.final_position().is_game_over());
+            let printed = g.to_line("fuzz");
+            assert_eq!(Game::from_line(&printed).as_ref(), Ok(&g), "{printed}");
+        }
+    }
+    match read_from(data, "input", OnBad::Fatal, Label::from_line) {
+        Ok((labels, _)) => {
+            assert_eq!(first_bad, None);
+            assert_eq!(labels, expected);
+        }
+        Err(othello_train::TrainError::Line { line, .. }) => assert_eq!(Some(line), first_bad),
+        Err(e) => panic!("unexpected error {e}"),
+    }
+}

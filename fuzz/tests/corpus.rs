@@ -69,3 +69,7 @@ fn weights_seeds_are_valid_files() {
     assert_eq!(v1, othello_pattern::Weights::zero(1, 100).unwrap());
     assert_eq!(v2.values(), v1.values());
 }
+
+#[test]
+fn jsonl() {
+    replay("jsonl", othello_fuzz::jsonl);

@@ -10,7 +10,7 @@ const ROWS: usize = 65;
 /// Weights of every feature for every (board size, empties) pair, precomputed.
 type Table = [[[i32; Feature::COUNT]; ROWS]; 3];
 
-/// The default terms: centi-disc weights fitted by least squares (`tools/tune`, see
+/// The default terms: centi-disc weights fitted by least squares (`tools/train`, see
 /// `docs/tuning.md`) to exact endgame scores of self-play positions (10 to 20 empties) and to
 /// bootstrapped search labels for the earlier phases. Stability is left out so that one call
 /// stays cheap. Against the hand-set weights they replaced,

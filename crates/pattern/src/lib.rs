@@ -21,7 +21,7 @@
 //!   by `pext` on the board's symmetry images; portable code otherwise. All give the same
 //!   scores (tested against each other and a slow reference).
 //! - [`PatternEval::default`] uses weights embedded in the crate, trained by
-//!   `othello-pattern-train` (see `docs/pattern.md`).
+//!   the repository's `othello-train` tool (see `docs/pattern.md`).
 //!
 //! The tables are for 8x8 only: [`PatternEval::check_size`] refuses 4x4 and 6x6 with a typed
 //! error, for the code that builds an engine; `evaluate` never panics (on a smaller board it
@@ -56,7 +56,7 @@ use othello_eval::Evaluator;
 use othello_rules::{BoardSize, Position, Symmetry};
 use std::sync::{Arc, OnceLock};
 
-/// The default weights, trained by `othello-pattern-train` (see `docs/pattern.md`).
+/// The default weights, trained by the repository's `othello-train` tool (see `docs/pattern.md`).
 pub const DEFAULT_WEIGHTS: &[u8] = include_bytes!("../weights/default.bin");
 
 /// Features per position for the fit: the phase constant, one per pattern instance, the

@@ -32,16 +32,16 @@ def _find_binary() -> str:
 
 
 @pytest.fixture(scope="session")
-def pattern_train_bin() -> str:
-    """othello-pattern-train: PATTERN_TRAIN_BIN, else the workspace's release or debug build."""
-    env = os.environ.get("PATTERN_TRAIN_BIN")
+def train_bin() -> str:
+    """othello-train: TRAIN_BIN, else the workspace's release or debug build."""
+    env = os.environ.get("TRAIN_BIN")
     if env:
         return str(pathlib.Path(env).resolve())
     for profile in ("release", "debug"):
-        p = REPO / "target" / profile / "othello-pattern-train"
+        p = REPO / "target" / profile / "othello-train"
         if p.is_file():
             return str(p)
-    raise RuntimeError("no othello-pattern-train binary: build it (cargo build --release -p othello-pattern-train)")
+    raise RuntimeError("no othello-train binary: build it (cargo build --release -p othello-train) or set TRAIN_BIN")
 
 
 @pytest.fixture(scope="session")

@@ -1,4 +1,4 @@
-"""Distributed games and labels against the single-process othello-pattern-train on a tiny budget."""
+"""Distributed games and labels against the single-process othello-train on a tiny budget."""
 
 from __future__ import annotations
 
@@ -28,11 +28,11 @@ def without_nodes(path):
 GAMES = ["--games", "12", "--first", "3", "--seed", "7"]
 
 
-def test_games_are_byte_for_byte_the_single_process_file(cluster, pattern_train_bin, tmp_path, capsys):
+def test_games_are_byte_for_byte_the_single_process_file(cluster, train_bin, tmp_path, capsys):
     one = tmp_path / "one.jsonl"
-    single(pattern_train_bin, "games", "--out", str(one), *GAMES)
+    single(train_bin, "games", "--out", str(one), *GAMES)
     dist = tmp_path / "dist.jsonl"
-    assert main(["games", "--out", str(dist), *GAMES, "--batch", "5", "--binary", pattern_train_bin]) == 0
+    assert main(["games", "--out", str(dist), *GAMES, "--batch", "5", "--binary", train_bin]) == 0
     assert "3 units: 3 run" in capsys.readouterr().err
     assert dist.read_bytes() == one.read_bytes()
     assert [json.loads(line)["game"] for line in open(dist)] == list(range(3, 15))
@@ -44,21 +44,21 @@ def test_games_are_byte_for_byte_the_single_process_file(cluster, pattern_train_
     part_one.write_text(head)
     part_dist.write_text(head)
     more = ["--games", "16", "--first", "3", "--seed", "7"]
-    single(pattern_train_bin, "games", "--out", str(part_one), *more)
-    assert main(["games", "--out", str(part_dist), *more, "--batch", "5", "--binary", pattern_train_bin]) == 0
+    single(train_bin, "games", "--out", str(part_one), *more)
+    assert main(["games", "--out", str(part_dist), *more, "--batch", "5", "--binary", train_bin]) == 0
     assert part_dist.read_bytes() == part_one.read_bytes()
     assert len(part_dist.read_text().splitlines()) == 16
 
 
-def test_labels_equal_the_single_process_file_but_for_nodes(cluster, pattern_train_bin, tmp_path, capsys):
+def test_labels_equal_the_single_process_file_but_for_nodes(cluster, train_bin, tmp_path, capsys):
     games = tmp_path / "games.jsonl"
-    single(pattern_train_bin, "games", "--out", str(games), "--games", "7", "--seed", "5")
+    single(train_bin, "games", "--out", str(games), "--games", "7", "--seed", "5")
     for extra in ([], ["--every", "2", "--max-games", "3"]):
         opts = ["--min-empties", "1", "--max-empties", "6", "--tt", "1", *extra]
         one = tmp_path / f"one{len(extra)}.jsonl"
-        single(pattern_train_bin, "labels", "--games", str(games), "--out", str(one), *opts)
+        single(train_bin, "labels", "--games", str(games), "--out", str(one), *opts)
         dist = tmp_path / f"dist{len(extra)}.jsonl"
-        argv = ["labels", "--games", str(games), "--out", str(dist), *opts, "--shard", "2", "--binary", pattern_train_bin]
+        argv = ["labels", "--games", str(games), "--out", str(dist), *opts, "--shard", "2", "--binary", train_bin]
         assert main(argv) == 0
         rows = without_nodes(one)
         assert len(rows) > 10
@@ -71,9 +71,9 @@ def test_labels_equal_the_single_process_file_but_for_nodes(cluster, pattern_tra
         assert without_nodes(dist) == rows
     # The second band appends to the first, as the single-process command does.
     one, dist = tmp_path / "one0.jsonl", tmp_path / "dist0.jsonl"
-    single(pattern_train_bin, "labels", "--games", str(games), "--out", str(one), "--min-empties", "7", "--max-empties", "8")
+    single(train_bin, "labels", "--games", str(games), "--out", str(one), "--min-empties", "7", "--max-empties", "8")
     argv = ["labels", "--games", str(games), "--out", str(dist), "--min-empties", "7", "--max-empties", "8"]
-    assert main([*argv, "--shard", "4", "--binary", pattern_train_bin]) == 0
+    assert main([*argv, "--shard", "4", "--binary", train_bin]) == 0
     assert without_nodes(dist) == without_nodes(one)
 
 
@@ -87,6 +87,14 @@ def test_merge_keeps_the_first_label_of_a_position():
     got = selfplay.labels_merge([a, b], results, [label(0, "R")])
     assert [json.loads(line)["game"] for line in got] == [1, 1]
     assert [json.loads(line)["position"] for line in got] == ["P", "Q"]
+    # A symmetric twin (mirror image, other colour to move) counts as the same position.
+    p = "XXO-----" + "-" * 48 + "-------O X"
+    mirror = "-----OXX" + "-" * 48 + "O------- X"
+    swapped = p[:64].translate(str.maketrans("XO", "OX")) + " O"
+    assert selfplay.position_key(p) == selfplay.position_key(mirror) == selfplay.position_key(swapped)
+    assert selfplay.position_key(p) != selfplay.position_key(p[:64] + " O")
+    got = selfplay.labels_merge([a], {a.key: [label(1, mirror), label(1, swapped), label(1, p[:64] + " O")]}, [label(0, p)])
+    assert [json.loads(line)["position"] for line in got] == [p[:64] + " O"]
 
 
 def test_game_ranges_skip_the_games_present():
@@ -94,9 +102,9 @@ def test_game_ranges_skip_the_games_present():
     assert [(u.payload["first"], u.payload["count"]) for u in units] == [(0, 1), (2, 3), (6, 1)]
 
 
-def test_bad_input_exits_2(cluster, pattern_train_bin, tmp_path, capsys):
-    assert main(["games", "--out", str(tmp_path / "g"), "--batch", "0", "--binary", pattern_train_bin]) == 2
-    assert main(["labels", "--games", str(tmp_path / "none"), "--out", str(tmp_path / "l"), "--binary", pattern_train_bin]) == 2
+def test_bad_input_exits_2(cluster, train_bin, tmp_path, capsys):
+    assert main(["games", "--out", str(tmp_path / "g"), "--batch", "0", "--binary", train_bin]) == 2
+    assert main(["labels", "--games", str(tmp_path / "none"), "--out", str(tmp_path / "l"), "--binary", train_bin]) == 2
     assert main(["games", "--out", str(tmp_path / "g"), "--binary", str(tmp_path / "missing")]) == 2
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 3 and all(e.startswith("error: ") for e in err)

@@ -58,7 +58,7 @@ def _common(p: argparse.ArgumentParser, train: bool = False) -> None:
     if train:
         p.add_argument(
             "--binary",
-            help="the othello-pattern-train binary (a path, or a name on PATH; default: othello-pattern-train on PATH)",
+            help="the othello-train binary (a path, or a name on PATH; default: othello-train on PATH)",
         )
     else:
         p.add_argument("--binary", help="the othello binary (a path, or a name on PATH; default: othello on PATH)")
@@ -93,7 +93,7 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--threads", type=int, default=1, help="solver threads per task (default 1)")
     s.add_argument("--hash", type=int, help="transposition table MiB per task (default: the binary's)")
     _common(s)
-    g = sub.add_parser("games", help="self-play games of othello-pattern-train in batches; the same file as its `games`")
+    g = sub.add_parser("games", help="self-play games of othello-train in batches; the same file as its `games`")
     g.add_argument("--out", required=True, help="games file (JSON Lines); games already in it are not made again")
     g.add_argument("--games", type=int, default=100, help="games wanted, numbered from --first (default 100)")
     g.add_argument("--first", type=int, default=0, help="number of the first game (default 0)")
@@ -103,7 +103,7 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--random-plies", type=int, default=10, help="random opening moves: 0 to this many (default 10)")
     g.add_argument("--batch", type=int, default=50, help="games per unit (default 50)")
     _common(g, train=True)
-    lb = sub.add_parser("labels", help="exact labels of othello-pattern-train in shards of games; its `labels` file")
+    lb = sub.add_parser("labels", help="exact labels of othello-train in shards of games; its `labels` file")
     lb.add_argument("--games", required=True, help="the games file")
     lb.add_argument("--out", required=True, help="labels file (JSON Lines); positions already in it are not solved again")
     lb.add_argument("--min-empties", type=int, default=1, help="fewest empties labelled (default 1)")
@@ -278,7 +278,7 @@ def _append(path: str, lines: list[str]) -> None:
 
 
 def _train_binary(args: argparse.Namespace) -> tuple[str, str, str]:
-    """(name or path the workers run, local path, identity) of othello-pattern-train."""
+    """(name or path the workers run, local path, identity) of othello-train."""
     name = args.binary or selfplay_mod.DEFAULT_BINARY
     path = bin_.resolve(name)
     return (path if args.binary else name), path, selfplay_mod.identity(path)

@@ -1,18 +1,19 @@
 """Distributed data generation for the pattern evaluation: the `games` and `labels` steps of
-`othello-pattern-train` as Ray tasks, writing the files the single-machine commands write.
+`othello-train` as Ray tasks, writing the files the single-machine commands write.
 
 - games: units are ranges of game numbers (`games --first F --games N`); every game has its own
   random stream derived from the seed and its number, so a range gives the same lines wherever it
   runs. The driver appends the missing games in game order: the file is byte for byte the one
-  `othello-pattern-train games` writes with the same options.
-- labels: units are shards of consecutive games (in game order, after `--every` and
-  `--max-games`); each is labelled by `labels` on its own. The driver keeps the first label of a
-  position (in game order, latest position of a game first, as the binary does), skips positions
-  the output file already has, and appends. The lines equal the single-process run's except
+  `othello-train games` writes with the same options.
+- labels (the exact mode only): units are shards of consecutive games (in game order, after
+  `--every` and `--max-games`); each is labelled by `labels` on its own. The driver keeps the
+  first label of a position or of any of its symmetric twins (by canonical key, in game order,
+  latest position of a game first, as the binary does), skips positions the output file already
+  has, and appends. The lines equal the single-process run's except
   their `nodes` field: the solver's work depends on what its table holds from earlier games of
   the same process, the score does not.
 
-The binary (`othello-pattern-train`) prints no commit, so its build identity is its version line
+The binary (`othello-train`) prints no commit, so its build identity is its version line
 plus a SHA-256 of the executable; every task checks it.
 """
 
@@ -30,11 +31,11 @@ from .units import EXECUTORS, IDENTITIES, Unit, content_hash
 
 __all__ = ["identity", "games_plan", "games_ordered", "labels_plan", "labels_merge", "read_lines"]
 
-DEFAULT_BINARY = "othello-pattern-train"
+DEFAULT_BINARY = "othello-train"
 
 
 def identity(binary: str) -> str:
-    """`othello-pattern-train --version` plus the SHA-256 (first 16 hex digits) of the binary."""
+    """`othello-train --version` plus the SHA-256 (first 16 hex digits) of the binary."""
     r = bin_.run([binary, "--version"], timeout=60)
     line = r.stdout.strip().splitlines()[0] if r.stdout.strip() else ""
     if r.returncode != 0 or not line:
@@ -57,9 +58,9 @@ def read_lines(path: str) -> list[str]:
 def _run(argv: list[str], what: str) -> None:
     r = bin_.run(argv)
     if r.returncode == 2:
-        raise bin_.BadInput(f"othello-pattern-train {what}: {bin_.first_error_line(r)}")
+        raise bin_.BadInput(f"othello-train {what}: {bin_.first_error_line(r)}")
     if r.returncode != 0:
-        raise bin_.ChildFailed(f"othello-pattern-train {what}: {bin_.first_error_line(r)}")
+        raise bin_.ChildFailed(f"othello-train {what}: {bin_.first_error_line(r)}")
 
 
 def _games_unit(payload: dict[str, Any], binary: str) -> list[str]:
@@ -76,7 +77,7 @@ def _games_unit(payload: dict[str, Any], binary: str) -> list[str]:
     finally:
         shutil.rmtree(d, ignore_errors=True)
     if len(lines) != payload["count"]:
-        raise bin_.ChildFailed(f"othello-pattern-train games wrote {len(lines)} games, not {payload['count']}")
+        raise bin_.ChildFailed(f"othello-train games wrote {len(lines)} games, not {payload['count']}")
     return lines
 
 
@@ -131,17 +132,45 @@ def games_ordered(units: list[Unit], results: dict[str, Any]) -> list[str]:
     return [line for u in sorted(units, key=lambda u: u.payload["first"]) for line in results[u.key]]
 
 
+def _mirror(rows: list[str]) -> list[str]:
+    return [r[::-1] for r in rows]
+
+
+def _transpose(rows: list[str]) -> list[str]:
+    return ["".join(col) for col in zip(*rows)]
+
+
+def position_key(text: str) -> str:
+    """The canonical key of a position `BOARD SIDE` (8x8): its side-relative board (`P` the
+    side to move, `Q` the other) smallest among the eight symmetric images, so symmetric twins
+    and the same discs with the other colour to move share it, as `othello_train::data::key`.
+    Text that is not such a position is its own key."""
+    parts = text.split()
+    if len(parts) != 2 or len(parts[0]) != 64 or parts[1] not in ("X", "O"):
+        return text
+    me = parts[1]
+    board = "".join("P" if c == me else "-" if c in "-." else "Q" for c in parts[0])
+    rows = [board[i : i + 8] for i in range(0, 64, 8)]
+    images = []
+    for r in (rows, _transpose(rows)):
+        for img in (r, r[::-1], _mirror(r), _mirror(r[::-1])):
+            images.append("".join(img))
+    return min(images)
+
+
 def select_games(lines: list[str], every: int, max_games: int | None) -> list[str]:
     """The games `labels` visits: sorted by number, those numbered 0 mod `every`, at most
     `max_games` of them. Malformed lines are an error (ValueError)."""
     games = []
     for n, line in enumerate(lines, 1):
         try:
-            games.append((int(json.loads(line)["game"]), line))
+            obj = json.loads(line)
+            seed = obj.get("seed")
+            games.append((int(obj["game"]), -1 if seed is None else int(seed), line))
         except (ValueError, KeyError, TypeError) as e:
             raise ValueError(f"games line {n}: no game number ({e})") from e
-    games.sort(key=lambda g: g[0])  # stable, as the binary's sort
-    chosen = [line for g, line in games if g % max(every, 1) == 0]
+    games.sort(key=lambda g: (g[0], g[1]))  # stable, as the binary's sort by (game, seed)
+    chosen = [line for g, _, line in games if g % max(every, 1) == 0]
     return chosen[:max_games] if max_games is not None else chosen
 
 
@@ -155,14 +184,14 @@ def labels_plan(games: list[str], shard: int, options: dict[str, Any]) -> tuple[
 
 
 def labels_merge(units: list[Unit], results: dict[str, Any], existing: list[str]) -> list[str]:
-    """The new label lines: shard by shard in order, the first label of each position not in
-    `existing`."""
-    seen = {json.loads(line)["position"] for line in existing}
+    """The new label lines: shard by shard in order, the first label of each position (by
+    canonical key: twins count as the same position) not in `existing`."""
+    seen = {position_key(json.loads(line)["position"]) for line in existing}
     out = []
     for u in units:
         for line in results[u.key]:
-            pos = json.loads(line)["position"]
-            if pos not in seen:
-                seen.add(pos)
+            key = position_key(json.loads(line)["position"])
+            if key not in seen:
+                seen.add(key)
                 out.append(line)
     return out

@@ -1,25 +1,81 @@
-//! Step 1, games: seeded self-play from randomised openings with occasional random moves.
+//! Self-play games: seeded, from randomised openings with occasional random moves.
 //!
 //! Game `i` uses its own random stream, derived from the run's seed and `i`, so any game can be
-//! replayed alone, games can be made in any order or on several machines (`--first`), and a
-//! resumed run makes exactly the games that are missing. Each game is a JSON line written as it
-//! finishes: `{"game":7,"seed":2026,"moves":"f5d6c3...","black":12}` (`black`: the final disc
-//! difference for black, empties to the winner). Passes are written as `PS`.
+//! replayed alone, games can be made in any order or on several machines (`--first`, or
+//! another seed), and a resumed run makes exactly the games that are missing. Each game is a
+//! line of the games file ([`crate::data`]) written as it finishes.
 //!
-//! The self-play engine is the hand-feature PVS at depth 2 by default; `--eval pattern` and a
-//! deeper `--depth` (with `--epsilon 0`) make games of engine-quality play instead, e.g. a
-//! held-out set that looks like the positions a strong engine meets (docs/pattern.md).
+//! The self-play engine is the hand-feature PVS at depth 2 by default; the pattern evaluation
+//! (the embedded default weights, or any weights file) and a deeper depth (with a small
+//! epsilon) make games of engine-quality play instead.
 
+use crate::data::Game;
 use crate::error::{TrainError, TrainResult};
 use crate::jsonl::{self, OnBad};
 use ahash::AHashSet;
 use othello_eval::{Evaluator, WeightedEval};
 use othello_pattern::PatternEval;
-use othello_rules::{Color, Move, Position};
+use othello_rules::Position;
 use othello_search::{Limits, SearchConfig, Searcher};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde_json::json;
+
+/// The evaluation of the self-play searches (and of `labels --mode search`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum PlayEval {
+    /// The hand-feature default (`WeightedEval::default()`).
+    #[default]
+    Hand,
+    /// The embedded default pattern weights (`PatternEval::default()`).
+    Pattern,
+    /// The pattern evaluation with the weights of this file.
+    Weights(String),
+}
+
+impl PlayEval {
+    /// Its name in the command line and in the games file.
+    pub fn name(&self) -> String {
+        match self {
+            PlayEval::Hand => "hand".into(),
+            PlayEval::Pattern => "pattern".into(),
+            PlayEval::Weights(path) => format!("pattern,weights={path}"),
+        }
+    }
+
+    /// The evaluator (a weights file is loaded here).
+    pub fn load(&self) -> TrainResult<SelfPlayEval> {
+        Ok(match self {
+            PlayEval::Hand => SelfPlayEval::Hand(WeightedEval::default()),
+            PlayEval::Pattern => SelfPlayEval::Pattern(Box::default()),
+            PlayEval::Weights(path) => {
+                SelfPlayEval::Pattern(Box::new(PatternEval::from_path(path).map_err(|error| {
+                    TrainError::Weights {
+                        path: path.clone(),
+                        error,
+                    }
+                })?))
+            }
+        })
+    }
+}
+
+/// A loaded evaluation of [`PlayEval`].
+pub enum SelfPlayEval {
+    /// Hand features.
+    Hand(WeightedEval),
+    /// Patterns.
+    Pattern(Box<PatternEval>),
+}
+
+impl Evaluator for SelfPlayEval {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        match self {
+            SelfPlayEval::Hand(e) => e.evaluate(pos),
+            SelfPlayEval::Pattern(e) => e.evaluate(pos),
+        }
+    }
+}
 
 /// Settings of the games step.
 #[derive(Clone, Debug)]
@@ -40,43 +96,6 @@ pub struct GamesConfig {
     pub eval: PlayEval,
 }
 
-/// The evaluation of the self-play searches.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum PlayEval {
-    /// The hand-feature default (`WeightedEval::default()`).
-    #[default]
-    Hand,
-    /// The embedded default pattern weights (`PatternEval::default()`).
-    Pattern,
-}
-
-impl PlayEval {
-    /// Its name in the command line and in the games file.
-    pub fn name(self) -> &'static str {
-        match self {
-            PlayEval::Hand => "hand",
-            PlayEval::Pattern => "pattern",
-        }
-    }
-}
-
-/// The self-play searcher's evaluation (one of [`PlayEval`]).
-pub enum SelfPlayEval {
-    /// Hand features.
-    Hand(WeightedEval),
-    /// Patterns.
-    Pattern(Box<PatternEval>),
-}
-
-impl Evaluator for SelfPlayEval {
-    fn evaluate(&self, pos: &Position) -> i32 {
-        match self {
-            SelfPlayEval::Hand(e) => e.evaluate(pos),
-            SelfPlayEval::Pattern(e) => e.evaluate(pos),
-        }
-    }
-}
-
 impl Default for GamesConfig {
     fn default() -> GamesConfig {
         GamesConfig {
@@ -88,65 +107,6 @@ impl Default for GamesConfig {
             random_plies: 10,
             eval: PlayEval::Hand,
         }
-    }
-}
-
-/// One game of the file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
-    /// Its number.
-    pub game: u32,
-    /// The moves from the start position, passes included.
-    pub moves: Vec<Move>,
-}
-
-impl Game {
-    /// Every position before a move, in order (the final position excluded).
-    pub fn positions(&self) -> Vec<Position> {
-        let mut pos = Position::start();
-        let mut out = Vec::with_capacity(self.moves.len());
-        for &mv in &self.moves {
-            out.push(pos);
-            pos = pos.play_unchecked(mv);
-        }
-        out
-    }
-
-    /// The final position.
-    pub fn final_position(&self) -> Position {
-        self.moves.iter().fold(Position::start(), |p, &m| p.play_unchecked(m))
-    }
-
-    /// The JSON Lines form; `player` says how the moves were chosen (not read back).
-    pub fn to_line(&self, seed: u64, player: &str) -> String {
-        let end = self.final_position();
-        let black = if end.side_to_move() == Color::Black {
-            end.final_score()
-        } else {
-            -end.final_score()
-        };
-        json!({"game": self.game, "seed": seed,
-            "moves": othello_rules::text::format_moves(&self.moves), "black": black, "player": player})
-        .to_string()
-    }
-
-    /// Parses and checks one line: the moves must be legal and end the game.
-    pub fn from_line(line: &str) -> Result<Game, String> {
-        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
-        let game = v["game"].as_u64().ok_or("missing or bad 'game'")?;
-        let game = u32::try_from(game).map_err(|_| "'game' too large")?;
-        let text = v["moves"].as_str().ok_or("missing or bad 'moves'")?;
-        let parsed = othello_rules::text::parse_moves(text).map_err(|e| format!("bad moves: {e}"))?;
-        let mut pos = Position::start();
-        let mut moves = Vec::with_capacity(parsed.len());
-        for (_, mv) in parsed {
-            pos = pos.play(mv).map_err(|e| format!("bad moves: {e}"))?;
-            moves.push(mv);
-        }
-        if !pos.is_game_over() {
-            return Err("the moves do not finish the game".into());
-        }
-        Ok(Game { game, moves })
     }
 }
 
@@ -180,16 +140,19 @@ pub fn play_game(config: &GamesConfig, index: u32, searcher: &mut Searcher<SelfP
         moves.push(mv);
         ply += 1;
     }
-    Game { game: index, moves }
+    Game {
+        game: index,
+        seed: Some(config.seed),
+        moves,
+    }
 }
 
-/// A searcher for self-play with the evaluation `eval`, no endgame solving.
-pub fn self_play_searcher(eval: PlayEval) -> Searcher<SelfPlayEval> {
-    let eval = match eval {
-        PlayEval::Hand => SelfPlayEval::Hand(WeightedEval::default()),
-        PlayEval::Pattern => SelfPlayEval::Pattern(Box::default()),
-    };
-    Searcher::new(eval, SearchConfig::default().with_tt_mib(4).with_endgame_empties(0))
+/// A searcher with the evaluation `eval`, no endgame solving (self-play, search labels).
+pub fn searcher(eval: &PlayEval) -> TrainResult<Searcher<SelfPlayEval>> {
+    Ok(Searcher::new(
+        eval.load()?,
+        SearchConfig::default().with_tt_mib(4).with_endgame_empties(0),
+    ))
 }
 
 /// How the moves of `config`'s games are chosen, as recorded in each line.
@@ -205,16 +168,17 @@ pub fn player(config: &GamesConfig) -> String {
 
 /// Parses one game of an `othello play --jsonl` file (its `game` number, the `opening` move
 /// sequence, then the `moves`, `pass` for a pass) and checks it as [`Game::from_line`] does.
-/// Returns the game and who played black and white. An opening given as a position (OBF)
-/// has no moves from the start position: refused.
-pub fn from_play_line(line: &str) -> Result<(Game, String), String> {
-    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| format!("not JSON: {e}"))?;
-    let game = v["game"].as_u64().ok_or("missing or bad 'game'")?;
-    let opening = v["opening"].as_str().ok_or("missing or bad 'opening'")?;
-    let moves = v["moves"].as_array().ok_or("missing or bad 'moves'")?;
+/// Returns the game (seed 0) and who played black and white. An opening given as a position
+/// (OBF) has no moves from the start position: refused.
+pub fn from_play_line(line: &str) -> Result<(Game, String), crate::error::LineError> {
+    use crate::error::LineError;
+    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| LineError::Json(e.to_string()))?;
+    let game = v["game"].as_u64().ok_or(LineError::Field("game"))?;
+    let opening = v["opening"].as_str().ok_or(LineError::Field("opening"))?;
+    let moves = v["moves"].as_array().ok_or(LineError::Field("moves"))?;
     let mut text = String::from(opening);
     for m in moves {
-        let m = m.as_str().ok_or("a move that is not a string")?;
+        let m = m.as_str().ok_or(LineError::Field("moves"))?;
         text.push_str(if m == "pass" { "PS" } else { m });
     }
     let names = format!(
@@ -222,9 +186,11 @@ pub fn from_play_line(line: &str) -> Result<(Game, String), String> {
         v["black"].as_str().unwrap_or("?"),
         v["white"].as_str().unwrap_or("?")
     );
-    let line = json!({"game": game, "moves": text}).to_string();
-    let game =
-        Game::from_line(&line).map_err(|e| format!("{e} (an opening must be a move sequence from the start)"))?;
+    let line = json!({"game": game, "seed": 0, "moves": text}).to_string();
+    let game = Game::from_line(&line).map_err(|e| match e {
+        LineError::Moves(m) => LineError::Moves(format!("{m} (an opening must be a move sequence from the start)")),
+        e => e,
+    })?;
     Ok((game, names))
 }
 
@@ -232,19 +198,22 @@ pub fn from_play_line(line: &str) -> Result<(Game, String), String> {
 /// that `labels` and `errors` can measure an evaluation on the positions of a match. Returns
 /// how many games were written.
 pub fn import_play(play_path: &str, out_path: &str, on_bad: OnBad) -> TrainResult<usize> {
-    let games = jsonl::read(play_path, false, on_bad, from_play_line)?.0;
+    let games = jsonl::read(play_path, false, on_bad, |l| from_play_line(l).map(Some))?.0;
     let mut text = String::new();
     for (g, names) in &games {
-        text.push_str(&g.to_line(0, names));
+        text.push_str(&g.to_line(names));
         text.push('\n');
     }
-    std::fs::write(out_path, text).map_err(|e| TrainError::Input(format!("cannot write {out_path}: {e}")))?;
+    std::fs::write(out_path, text).map_err(|source| TrainError::Write {
+        path: out_path.to_string(),
+        source,
+    })?;
     Ok(games.len())
 }
 
 /// Reads a games file.
 pub fn read(path: &str, missing_ok: bool, on_bad: OnBad) -> TrainResult<Vec<Game>> {
-    Ok(jsonl::read(path, missing_ok, on_bad, Game::from_line)?.0)
+    Ok(jsonl::read(path, missing_ok, on_bad, Game::parse)?.0)
 }
 
 /// Makes the games of `config` missing from `path` and appends them. Returns how many were made.
@@ -252,18 +221,18 @@ pub fn run(config: &GamesConfig, path: &str, on_bad: OnBad, mut progress: impl F
     if config.first.checked_add(config.games).is_none() {
         return Err(TrainError::Input("bad --first/--games: game numbers overflow".into()));
     }
+    let mut searcher = searcher(&config.eval)?;
     // Cut a line left partial by an interruption first, then see what is done.
     let mut out = jsonl::append(path)?;
-    let done: AHashSet<u32> = read(path, true, on_bad)?.iter().map(|g| g.game).collect();
-    let mut searcher = self_play_searcher(config.eval);
+    let done: AHashSet<(u32, Option<u64>)> = read(path, true, on_bad)?.iter().map(|g| (g.game, g.seed)).collect();
     let player = player(config);
     let mut made = 0;
     for index in config.first..config.first + config.games {
-        if done.contains(&index) {
+        if done.contains(&(index, Some(config.seed))) {
             continue;
         }
         let game = play_game(config, index, &mut searcher);
-        jsonl::write_line(&mut out, path, &game.to_line(config.seed, &player))?;
+        jsonl::write_line(&mut out, path, &game.to_line(&player))?;
         made += 1;
         progress(made);
     }
@@ -273,6 +242,7 @@ pub fn run(config: &GamesConfig, path: &str, on_bad: OnBad, mut progress: impl F
 #[cfg(test)]
 mod tests {
     use super::*;
+    use othello_rules::Move;
 
     /// The self-play evaluation is the one asked for: with the same seed and no random moves
     /// after the opening, pattern games are replayed exactly, differ from the hand-feature ones,
@@ -290,17 +260,17 @@ mod tests {
         let (hand, pattern) = (config(PlayEval::Hand), config(PlayEval::Pattern));
         let mut differ = false;
         for index in 0..6 {
-            let h = play_game(&hand, index, &mut self_play_searcher(PlayEval::Hand));
-            let p = play_game(&pattern, index, &mut self_play_searcher(PlayEval::Pattern));
+            let h = play_game(&hand, index, &mut searcher(&PlayEval::Hand).unwrap());
+            let p = play_game(&pattern, index, &mut searcher(&PlayEval::Pattern).unwrap());
             assert_eq!(
                 p,
-                play_game(&pattern, index, &mut self_play_searcher(PlayEval::Pattern))
+                play_game(&pattern, index, &mut searcher(&PlayEval::Pattern).unwrap())
             );
             differ |= h.moves != p.moves;
             // Replay the pattern game: after its random opening (the stream's first draw),
             // each choice among several legal moves is the pattern search's.
             let opening = game_rng(pattern.seed, index).random_range(0..=pattern.random_plies) as usize;
-            let mut searcher = self_play_searcher(PlayEval::Pattern);
+            let mut searcher = searcher(&PlayEval::Pattern).unwrap();
             let mut pos = Position::start();
             for (ply, &mv) in p.moves.iter().enumerate() {
                 if ply >= opening && pos.moves().len() > 1 {
@@ -319,7 +289,7 @@ mod tests {
     #[test]
     fn imports_match_games() {
         // A game with a pass after its first four moves, so the import reads one.
-        let mut searcher = self_play_searcher(PlayEval::Hand);
+        let mut searcher = searcher(&PlayEval::Hand).unwrap();
         let game = (0..200)
             .map(|i| play_game(&GamesConfig::default(), i, &mut searcher))
             .find(|g| g.moves[4..].contains(&Move::Pass))
@@ -342,12 +312,15 @@ mod tests {
         assert_eq!(imported.moves, game.moves);
         assert_eq!(imported.game, 9);
         assert_eq!(who, "a vs b");
-        assert_eq!(Game::from_line(&imported.to_line(0, &who)).unwrap(), imported);
+        assert_eq!(Game::from_line(&imported.to_line(&who)).unwrap(), imported);
         let unfinished = json!({"game": 1, "opening": opening, "moves": &rest[..10]}).to_string();
-        assert!(from_play_line(&unfinished).unwrap_err().contains("do not finish"));
+        assert!(from_play_line(&unfinished).unwrap_err() == crate::error::LineError::Unfinished);
         let obf = json!({"game": 1, "opening": "--------XO------ X", "moves": []}).to_string();
         assert!(from_play_line(&obf).is_err());
         let bad = json!({"game": 1, "opening": "a1", "moves": []}).to_string();
-        assert!(from_play_line(&bad).unwrap_err().contains("bad moves"));
+        assert!(matches!(
+            from_play_line(&bad).unwrap_err(),
+            crate::error::LineError::Moves(_)
+        ));
     }
 }

@@ -6,8 +6,9 @@
 //! of those counts). A variant may add small global features beside the patterns, each a table
 //! of its own per phase, so their worth is measured before the evaluator pays for them.
 
-use crate::fit::{phase_empties, ridge_cg};
-use crate::labels::Label;
+use crate::data::Row;
+use crate::fit_pattern::phase_empties;
+use crate::lstsq::ridge_cg;
 use othello_eval::stable_discs;
 use othello_pattern::{FEATURES, feature_indices, layout};
 use othello_rules::movegen::legal_moves_both;
@@ -243,8 +244,9 @@ pub struct Rows {
 }
 
 impl Rows {
-    /// Rows of labels; `test_every == 1`: every row is a test row.
-    pub fn new(labels: &[Label], test_every: u32) -> Rows {
+    /// The rows of a fit's rows ([`crate::data::rows`]); `all_test`: every row is a test row
+    /// (a test file), else the rows' own split.
+    pub fn new(labels: &[Row], all_test: bool) -> Rows {
         let canonical = &layout().canonical;
         let mut r = Rows {
             idx: Vec::with_capacity(labels.len() * FEATURES),
@@ -256,9 +258,9 @@ impl Rows {
         for l in labels {
             r.idx
                 .extend(feature_indices(&l.pos).iter().map(|&i| canonical[i as usize]));
-            r.target.push(f64::from(l.centi));
+            r.target.push(l.target);
             r.empties.push(l.pos.empty_count());
-            r.test.push(l.game.is_multiple_of(test_every));
+            r.test.push(all_test || l.test);
             r.boards.push((l.pos.player().0, l.pos.opponent().0));
         }
         r

@@ -1,5 +1,7 @@
-//! Linear least squares by the normal equations with a ridge term, solved by Gaussian
-//! elimination with partial pivoting.
+//! Linear least squares with a ridge term, two ways: dense normal equations solved by Gaussian
+//! elimination with partial pivoting ([`NormalEquations`], for the hand-feature model's dozen
+//! unknowns), and conjugate gradients on sparse 0/1 rows ([`ridge_cg`], for the pattern
+//! tables' hundreds of thousands of unknowns).
 //!
 //! The systems here are tiny (two columns per feature, at most 14), so the normal equations
 //! in `f64` are accurate enough: the features are small integers and the ridge term keeps the
@@ -92,6 +94,75 @@ pub fn gauss(mut a: Vec<f64>, mut b: Vec<f64>, n: usize) -> Option<Vec<f64>> {
         x[row] = s / a[row * n + row];
     }
     Some(x)
+}
+
+/// Ridge least squares by conjugate gradients: `n` unknowns, each row a set of indices (each
+/// feature of value 1) given by `rows` (called once per iteration, in the same order as
+/// `targets`), minimising the squared error plus `ridge` times the squared weights. Unknowns
+/// that no row uses stay zero. The solver of the pattern fit and of `explore`.
+pub fn ridge_cg<'a, I: Iterator<Item = &'a [u32]>>(
+    n: usize,
+    rows: impl Fn() -> I,
+    targets: impl IntoIterator<Item = f64>,
+    ridge: f64,
+    iterations: usize,
+) -> Vec<f64> {
+    let mut w = vec![0.0f64; n];
+    // Which unknowns appear at all (the rest stay zero).
+    let mut used = vec![false; n];
+    for r in rows() {
+        for &i in r {
+            used[i as usize] = true;
+        }
+    }
+    let apply = |v: &[f64], out: &mut [f64]| {
+        out.iter_mut().for_each(|x| *x = 0.0);
+        for r in rows() {
+            let s: f64 = r.iter().map(|&i| v[i as usize]).sum();
+            for &i in r {
+                out[i as usize] += s;
+            }
+        }
+        for (o, (x, &u)) in out.iter_mut().zip(v.iter().zip(&used)) {
+            if u {
+                *o += ridge * x;
+            }
+        }
+    };
+    // b = X^T y
+    let mut b = vec![0.0; n];
+    for (r, t) in rows().zip(targets) {
+        for &i in r {
+            b[i as usize] += t;
+        }
+    }
+    let mut res = b;
+    let mut p = res.clone();
+    let mut ap = vec![0.0; n];
+    let mut rr: f64 = res.iter().map(|x| x * x).sum();
+    let rr0 = rr;
+    for _ in 0..iterations {
+        if rr <= rr0 * 1e-14 {
+            break;
+        }
+        apply(&p, &mut ap);
+        let pap: f64 = p.iter().zip(&ap).map(|(a, b)| a * b).sum();
+        if pap <= 0.0 {
+            break;
+        }
+        let alpha = rr / pap;
+        for i in 0..n {
+            w[i] += alpha * p[i];
+            res[i] -= alpha * ap[i];
+        }
+        let rr_new: f64 = res.iter().map(|x| x * x).sum();
+        let beta = rr_new / rr;
+        for i in 0..n {
+            p[i] = res[i] + beta * p[i];
+        }
+        rr = rr_new;
+    }
+    w
 }
 
 #[cfg(test)]

@@ -1,35 +1,30 @@
-//! Step 3, fit: per-phase regularised least squares of the pattern weights, held-out errors,
-//! optional bootstrap of the phases the solver cannot reach, the weights file.
+//! The pattern model's fit: per-phase regularised least squares of the pattern weights,
+//! held-out errors, the bootstrap of the phases the labels do not reach, the weights file.
 //!
-//! - **Split**: every game whose number is a multiple of `test_every` is held out, from the
-//!   start and whatever the data (a game's number decides, so more data never moves a
-//!   position between the sets). Positions of one game are correlated; splitting by position
-//!   would flatter the fit.
+//! - **Split**: the rows of [`crate::data::rows`] (one per canonical key, held out by game).
 //! - **Model**: a phase's score is its constant plus one table entry per pattern instance
 //!   (`othello_pattern::feature_indices`); entries tied by a pattern's own symmetries are one
 //!   unknown. Target: the label in centi-discs.
 //! - **Solver**: conjugate gradients on the normal equations `(X^T X + ridge I) w = X^T y`
-//!   (sparse: 47 ones per row), from zero. A phase is fitted on its own positions plus those
-//!   within `margin` empties of it (smoothing across phase borders). With `prior_previous`,
-//!   the ridge pulls each weight towards the previous phase's value instead of zero (a fit of
-//!   the difference), so a configuration rare in this phase keeps its neighbour's value.
-//! - **Bootstrap** (phases beyond the labels, in order of empties): positions of the training
-//!   games in the phase are labelled by a PVS of `bootstrap_depth` whose evaluation is the fit
-//!   so far (its leaves lie in the phases already fitted), then the phase is fitted on them.
-//!   Those labels are written (method `search:depth=D`) and reused by a later run.
+//!   ([`crate::lstsq::ridge_cg`]; sparse: one 1 per table per row), from zero. A phase is
+//!   fitted on its own positions plus those within `margin` empties of it (smoothing across
+//!   phase borders). With `prior_previous`, the ridge pulls each weight towards the previous
+//!   phase's value instead of zero (a fit of the difference), so a configuration rare in this
+//!   phase keeps its neighbour's value.
+//! - **Bootstrap** ([`crate::bootstrap`]; phases beyond the labels, in order of empties):
+//!   positions of the games in the phase are labelled by a PVS of `bootstrap_depth` whose
+//!   evaluation is the fit so far, then the phase is fitted on them.
 
+use crate::bootstrap::{self, Candidate, Store};
+use crate::data::Row;
 use crate::error::{TrainError, TrainResult};
-use crate::games::Game;
-use crate::jsonl::{self, OnBad};
-use crate::labels::{self, Label, key};
-use ahash::AHashSet;
-use othello_eval::{Evaluator, WeightedEval};
+use crate::lstsq::ridge_cg;
+use crate::report::{Errors, errors};
+use othello_eval::WeightedEval;
 use othello_pattern::{FEATURES, PatternEval, Weights, feature_indices, layout};
 use othello_rules::Position;
-use othello_search::{Limits, SearchConfig, Searcher};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::seq::SliceRandom;
 
 /// Settings of the fit.
 #[derive(Clone, Debug)]
@@ -55,9 +50,9 @@ pub struct FitConfig {
     pub prior_previous: bool,
 }
 
-/// A position ready for the fit.
+/// A row with its pattern indices.
 #[derive(Clone, Debug)]
-pub struct Row {
+pub struct Indexed {
     /// Feature indices within the phase (canonical).
     pub idx: [u32; FEATURES],
     /// Target in centi-discs.
@@ -70,19 +65,19 @@ pub struct Row {
     pub pos: Position,
 }
 
-/// Makes a fit row of a label.
-pub fn row(label: &Label, test_every: u32) -> Row {
+/// The pattern indices of a row.
+pub fn indexed(row: &Row) -> Indexed {
     let canonical = &layout().canonical;
-    let mut idx = feature_indices(&label.pos);
+    let mut idx = feature_indices(&row.pos);
     for i in &mut idx {
         *i = canonical[*i as usize];
     }
-    Row {
+    Indexed {
         idx,
-        target: f64::from(label.centi),
-        empties: label.pos.empty_count(),
-        test: label.game.is_multiple_of(test_every),
-        pos: label.pos,
+        target: row.target,
+        empties: row.empties,
+        test: row.test,
+        pos: row.pos,
     }
 }
 
@@ -90,13 +85,13 @@ pub fn row(label: &Label, test_every: u32) -> Row {
 /// of the phase (tied entries equal). With a `prior` (one value per weight, tied entries
 /// equal), the ridge pulls each weight towards its prior value instead of zero: the fit is of
 /// the difference, on the targets minus the prior's prediction.
-pub fn solve_phase(rows: &[&Row], ridge: f64, iterations: usize, prior: Option<&[f64]>) -> Vec<f64> {
+pub fn solve_phase(rows: &[&Indexed], ridge: f64, iterations: usize, prior: Option<&[f64]>) -> Vec<f64> {
     let l = layout();
     let n = l.per_phase;
     if rows.is_empty() {
         return prior.map_or_else(|| vec![0.0; n], <[f64]>::to_vec);
     }
-    let target = |r: &Row| match prior {
+    let target = |r: &Indexed| match prior {
         Some(q) => r.target - r.idx.iter().map(|&i| q[i as usize]).sum::<f64>(),
         None => r.target,
     };
@@ -112,145 +107,8 @@ pub fn solve_phase(rows: &[&Row], ridge: f64, iterations: usize, prior: Option<&
     l.canonical.iter().map(|&c| w[c as usize] + prior_of(c)).collect()
 }
 
-/// Ridge least squares by conjugate gradients: `n` unknowns, each row a set of indices (each
-/// feature of value 1) given by `rows` (called once per iteration, in the same order as
-/// `targets`), minimising the squared error plus `ridge` times the squared weights. Unknowns
-/// that no row uses stay zero. The one solver of `fit` and `explore`.
-pub fn ridge_cg<'a, I: Iterator<Item = &'a [u32]>>(
-    n: usize,
-    rows: impl Fn() -> I,
-    targets: impl IntoIterator<Item = f64>,
-    ridge: f64,
-    iterations: usize,
-) -> Vec<f64> {
-    let mut w = vec![0.0f64; n];
-    // Which unknowns appear at all (the rest stay zero).
-    let mut used = vec![false; n];
-    for r in rows() {
-        for &i in r {
-            used[i as usize] = true;
-        }
-    }
-    let apply = |v: &[f64], out: &mut [f64]| {
-        out.iter_mut().for_each(|x| *x = 0.0);
-        for r in rows() {
-            let s: f64 = r.iter().map(|&i| v[i as usize]).sum();
-            for &i in r {
-                out[i as usize] += s;
-            }
-        }
-        for (o, (x, &u)) in out.iter_mut().zip(v.iter().zip(&used)) {
-            if u {
-                *o += ridge * x;
-            }
-        }
-    };
-    // b = X^T y
-    let mut b = vec![0.0; n];
-    for (r, t) in rows().zip(targets) {
-        for &i in r {
-            b[i as usize] += t;
-        }
-    }
-    let mut res = b;
-    let mut p = res.clone();
-    let mut ap = vec![0.0; n];
-    let mut rr: f64 = res.iter().map(|x| x * x).sum();
-    let rr0 = rr;
-    for _ in 0..iterations {
-        if rr <= rr0 * 1e-14 {
-            break;
-        }
-        apply(&p, &mut ap);
-        let pap: f64 = p.iter().zip(&ap).map(|(a, b)| a * b).sum();
-        if pap <= 0.0 {
-            break;
-        }
-        let alpha = rr / pap;
-        for i in 0..n {
-            w[i] += alpha * p[i];
-            res[i] -= alpha * ap[i];
-        }
-        let rr_new: f64 = res.iter().map(|x| x * x).sum();
-        let beta = rr_new / rr;
-        for i in 0..n {
-            p[i] = res[i] + beta * p[i];
-        }
-        rr = rr_new;
-    }
-    w
-}
-
-/// Errors of one group of positions, in discs.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Errors {
-    /// Positions.
-    pub n: usize,
-    /// Root mean square error.
-    pub rms: f64,
-    /// Mean absolute error.
-    pub mae: f64,
-    /// Standard deviation of the labels themselves (how spread the scores are: the error of
-    /// always answering their mean).
-    pub sd: f64,
-    /// Mean of the labels.
-    pub mean: f64,
-}
-
-/// The errors of `eval` on `rows`.
-pub fn errors<'a>(eval: &impl Evaluator, rows: impl IntoIterator<Item = &'a Row>) -> Errors {
-    let (mut n, mut sq, mut abs, mut sum, mut sum_sq) = (0usize, 0.0, 0.0, 0.0, 0.0);
-    for r in rows {
-        let d = (f64::from(eval.evaluate(&r.pos)) - r.target) / 100.0;
-        let y = r.target / 100.0;
-        n += 1;
-        sq += d * d;
-        abs += d.abs();
-        sum += y;
-        sum_sq += y * y;
-    }
-    if n == 0 {
-        return Errors::default();
-    }
-    let mean = sum / n as f64;
-    Errors {
-        n,
-        rms: (sq / n as f64).sqrt(),
-        mae: abs / n as f64,
-        sd: (sum_sq / n as f64 - mean * mean).max(0.0).sqrt(),
-        mean,
-    }
-}
-
-/// The errors over the empties `lo..=hi` from per-empties errors `(empties, pattern, hand)`,
-/// weighted by their position counts: `(pattern, hand)`.
-pub fn band(by_e: &[(u32, Errors, Errors)], lo: u32, hi: u32) -> (Errors, Errors) {
-    let merge = |pick: &dyn Fn(&(u32, Errors, Errors)) -> Errors| {
-        let (mut n, mut sq, mut ab, mut sum, mut sum_sq) = (0usize, 0.0, 0.0, 0.0, 0.0);
-        for x in by_e.iter().filter(|x| (lo..=hi).contains(&x.0)) {
-            let e = pick(x);
-            let w = e.n as f64;
-            n += e.n;
-            sq += e.rms * e.rms * w;
-            ab += e.mae * w;
-            sum += e.mean * w;
-            sum_sq += (e.sd * e.sd + e.mean * e.mean) * w;
-        }
-        let d = n.max(1) as f64;
-        let mean = sum / d;
-        Errors {
-            n,
-            rms: (sq / d).sqrt(),
-            mae: ab / d,
-            sd: (sum_sq / d - mean * mean).max(0.0).sqrt(),
-            mean,
-        }
-    };
-    (merge(&|x| x.1), merge(&|x| x.2))
-}
-
 /// Quantises a phase's values into `out` (scale 100: centi-discs).
-fn store(out: &mut [i16], values: &[f64]) {
+fn store_phase(out: &mut [i16], values: &[f64]) {
     for (o, v) in out.iter_mut().zip(values) {
         *o = v.round().clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16;
     }
@@ -265,18 +123,18 @@ pub fn phase_empties(p: u32, phases: u32) -> Vec<u32> {
 pub struct Fitted {
     /// The weights.
     pub weights: Weights,
-    /// Per phase: (empties range, method of its labels, held-out errors of the pattern
+    /// Per phase: (empties range, source of its labels, held-out errors of the pattern
     /// evaluation, of the hand-feature default on the same positions).
     pub report: Vec<(u32, u32, String, Errors, Errors)>,
 }
 
-/// Runs the fit. `boot_path`: where bootstrap labels are read from and appended to.
+/// Runs the fit on `rows` (from [`crate::data::rows`] with `config.test_every`); the
+/// bootstrap takes its positions from `candidates` and its labels from and to `store`.
 pub fn run(
     config: &FitConfig,
-    exact: &[Label],
-    games: &[Game],
-    boot_path: Option<&str>,
-    on_bad: OnBad,
+    rows: &[Row],
+    candidates: &[Candidate],
+    store: &mut Store,
     mut log: impl FnMut(&str),
 ) -> TrainResult<Fitted> {
     if config.test_every < 2 {
@@ -287,105 +145,57 @@ pub fn run(
     }
     let per = layout().per_phase;
     let mut values = vec![0i16; per * config.phases as usize];
-    let mut rows: Vec<Row> = exact.iter().map(|l| row(l, config.test_every)).collect();
-    let max_labelled = exact.iter().map(|l| l.pos.empty_count()).max().unwrap_or(0);
+    let mut rows: Vec<Indexed> = rows.iter().map(indexed).collect();
+    let max_labelled = rows.iter().map(|r| r.empties).max().unwrap_or(0);
     let mut report = Vec::new();
     let hand = WeightedEval::default();
-    // Cut a line left partial by an interruption first, then read what is there.
-    let mut boot_out = match boot_path {
-        Some(p) if config.bootstrap_depth > 0 => Some((p, jsonl::append(p)?)),
-        _ => None,
-    };
-    let mut boot_existing: Vec<Label> = match boot_path {
-        Some(p) => labels::read(p, true, on_bad)?,
-        None => Vec::new(),
-    };
     let mut rng = SmallRng::seed_from_u64(config.seed);
     let mut previous: Vec<f64> = Vec::new();
     for p in 0..config.phases {
         let empties = phase_empties(p, config.phases);
         let (lo, hi) = (empties[0], *empties.last().expect("a phase has empties"));
-        let mut method = "exact".to_string();
+        let mut method = "labels".to_string();
         if lo > max_labelled {
             if config.bootstrap_depth == 0 {
                 report.push((lo, hi, "none".into(), Errors::default(), Errors::default()));
                 continue;
             }
             method = format!("search:depth={}", config.bootstrap_depth);
-            // Labels made before (a resumed or repeated run) are reused.
-            let have: AHashSet<_> = boot_existing
-                .iter()
-                .filter(|l| l.method == method)
-                .map(|l| key(&l.pos))
-                .collect();
-            let mut candidates: Vec<(u32, Position)> = Vec::new();
-            let mut seen = AHashSet::new();
-            for g in games {
-                for pos in g.positions() {
-                    let e = pos.empty_count();
-                    if (lo..=hi).contains(&e) && seen.insert(key(&pos)) {
-                        candidates.push((g.game, pos));
-                    }
-                }
-            }
-            candidates.sort_by_key(|(g, pos)| (*g, pos.empty_count()));
-            candidates.shuffle(&mut rng);
             let eval = PatternEval::new(&Weights::new(config.phases, 100, values.clone()).expect("sizes match"));
-            let mut searcher = Searcher::new(eval, SearchConfig::default().with_tt_mib(16).with_endgame_empties(0));
-            let mut made = 0;
-            let wanted = config.bootstrap_positions;
-            let already = candidates
-                .iter()
-                .take(wanted)
-                .filter(|(_, pos)| have.contains(&key(pos)))
-                .count();
-            for (game, pos) in candidates.iter().take(wanted) {
-                if have.contains(&key(pos)) {
-                    continue;
-                }
-                searcher.new_game();
-                let r = searcher.search(pos, &Limits::depth(config.bootstrap_depth), |_| {});
-                let label = Label {
-                    game: *game,
-                    pos: *pos,
-                    centi: r.score.clamp(-6400, 6400),
-                    method: method.clone(),
-                };
-                if let Some((path, w)) = &mut boot_out {
-                    jsonl::write_line(w, path, &label.to_line(0, r.nodes))?;
-                }
-                boot_existing.push(label);
-                made += 1;
-            }
+            let band = bootstrap::label_band(
+                store,
+                candidates,
+                lo,
+                hi,
+                config.bootstrap_positions,
+                config.bootstrap_depth,
+                &mut rng,
+                eval,
+            )?;
             log(&format!(
-                "phase {p} ({lo}-{hi} empties): {made} positions labelled by depth-{} search, {already} reused",
-                config.bootstrap_depth
+                "phase {p} ({lo}-{hi} empties): {} positions labelled by depth-{} search, {} reused",
+                band.searched, config.bootstrap_depth, band.reused
             ));
-            let want: AHashSet<_> = candidates.iter().take(wanted).map(|(_, pos)| key(pos)).collect();
-            rows.extend(
-                boot_existing
-                    .iter()
-                    .filter(|l| l.method == method && want.contains(&key(&l.pos)))
-                    .map(|l| row(l, config.test_every)),
-            );
+            rows.extend(band.labels.iter().map(|l| indexed(&Row::of(l, config.test_every))));
         }
         let lo_m = lo.saturating_sub(config.margin);
         let hi_m = hi + config.margin;
-        let train: Vec<&Row> = rows
+        let train: Vec<&Indexed> = rows
             .iter()
             .filter(|r| !r.test && (lo_m..=hi_m).contains(&r.empties))
             .collect();
         let prior = (config.prior_previous && p > 0).then_some(previous.as_slice());
         let w = solve_phase(&train, config.ridge, config.iterations, prior);
-        store(&mut values[p as usize * per..(p as usize + 1) * per], &w);
+        store_phase(&mut values[p as usize * per..(p as usize + 1) * per], &w);
         previous = w;
         let eval = PatternEval::new(&Weights::new(config.phases, 100, values.clone()).expect("sizes match"));
-        let test: Vec<&Row> = rows
-            .iter()
-            .filter(|r| r.test && (lo..=hi).contains(&r.empties))
-            .collect();
-        let ours = errors(&eval, test.iter().copied());
-        let theirs = errors(&hand, test.iter().copied());
+        let test = || {
+            rows.iter()
+                .filter(|r| r.test && (lo..=hi).contains(&r.empties))
+                .map(|r| (&r.pos, r.target))
+        };
+        let ours = errors(&eval, test());
+        let theirs = errors(&hand, test());
         log(&format!(
             "phase {p:2} ({lo:2}-{hi:2} empties, {method}): {} train, {} held out: RMS {:.2} MAE {:.2} discs (hand features {:.2} / {:.2})",
             train.len(),
@@ -401,34 +211,31 @@ pub fn run(
     Ok(Fitted { weights, report })
 }
 
-/// Held-out errors of `weights` per number of empties, on exact labels (rows of held-out games).
-pub fn errors_by_empties(weights: &Weights, exact: &[Label], test_every: u32) -> Vec<(u32, Errors, Errors)> {
-    let eval = PatternEval::new(weights);
-    let hand = WeightedEval::default();
-    let rows: Vec<Row> = exact.iter().map(|l| row(l, test_every)).filter(|r| r.test).collect();
-    (0..=60)
-        .filter_map(|e| {
-            let rs: Vec<&Row> = rows.iter().filter(|r| r.empties == e).collect();
-            if rs.is_empty() {
-                return None;
-            }
-            Some((e, errors(&eval, rs.iter().copied()), errors(&hand, rs.iter().copied())))
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use othello_pattern::weights::per_phase;
+    use crate::data::{Label, Source};
+    use crate::report::band;
+    use othello_eval::Evaluator;
     use rand::Rng;
 
+    fn per_phase() -> usize {
+        layout().per_phase
+    }
+
+    fn ix(labels: &[Label], test_every: u32) -> Vec<Indexed> {
+        labels.iter().map(|l| indexed(&Row::of(l, test_every))).collect()
+    }
+
+    fn pairs<'a>(rows: impl IntoIterator<Item = &'a Indexed>) -> impl Iterator<Item = (&'a Position, f64)> {
+        rows.into_iter().map(|r| (&r.pos, r.target))
+    }
+
     /// The positions of `games` random games (every one after a move), each labelled by
-    /// `score` and `method`.
+    /// `score`.
     fn random_game_labels(
         rng: &mut SmallRng,
         games: u32,
-        method: &str,
         mut score: impl FnMut(&Position, &mut SmallRng) -> i32,
     ) -> Vec<Label> {
         let mut labels = Vec::new();
@@ -439,10 +246,12 @@ mod tests {
                 pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
                 let centi = score(&pos, rng);
                 labels.push(Label {
-                    game,
                     pos,
                     centi,
-                    method: method.into(),
+                    source: Source::Exact,
+                    game: Some(game),
+                    seed: None,
+                    nodes: None,
                 });
             }
         }
@@ -467,20 +276,20 @@ mod tests {
             }
         }
         let truth = PatternEval::new(&Weights::new(1, 100, known).unwrap());
-        let labels = random_game_labels(&mut rng, 500, "synthetic", |pos, _| truth.evaluate(pos));
-        let rows: Vec<Row> = labels.iter().map(|l| row(l, 10)).collect();
-        let train: Vec<&Row> = rows.iter().filter(|r| !r.test).collect();
+        let labels = random_game_labels(&mut rng, 500, |pos, _| truth.evaluate(pos));
+        let rows = ix(&labels, 10);
+        let train: Vec<&Indexed> = rows.iter().filter(|r| !r.test).collect();
         let w = solve_phase(&train, 1e-3, 200, None);
         let mut q = vec![0i16; per_phase()];
-        store(&mut q, &w);
+        store_phase(&mut q, &w);
         let fitted = PatternEval::new(&Weights::new(1, 100, q).unwrap());
-        let e = errors(&fitted, rows.iter().filter(|r| r.test));
+        let e = errors(&fitted, pairs(rows.iter().filter(|r| r.test)));
         assert!(e.n > 1500);
         // Close on unseen positions (configurations of the big tables never seen in training
         // keep the small share of the signal the ridge spread onto them).
         assert!(e.rms < 0.2, "held-out RMS {} discs", e.rms);
-        let zero = PatternEval::new(&Weights::zero(1, 100).unwrap());
-        assert!(errors(&zero, rows.iter().filter(|r| r.test)).rms > 1.0);
+        let zero = PatternEval::new(&Weights::new(1, 100, vec![0; per_phase()]).unwrap());
+        assert!(errors(&zero, pairs(rows.iter().filter(|r| r.test))).rms > 1.0);
     }
 
     /// Known weights of the global tables (potential mobility, frontier, odd quadrants) and the
@@ -498,18 +307,18 @@ mod tests {
         let truth = PatternEval::new(&Weights::new(1, 100, known.clone()).unwrap());
         // Full boards left out: there every global entry is at its zero together, so only
         // their sum could be found.
-        let labels = random_game_labels(&mut rng, 400, "synthetic", |pos, _| truth.evaluate(pos));
-        let rows: Vec<Row> = labels
+        let labels = random_game_labels(&mut rng, 400, |pos, _| truth.evaluate(pos));
+        let rows: Vec<Indexed> = labels
             .iter()
             .filter(|l| l.pos.empty_count() > 0)
-            .map(|l| row(l, 10))
+            .map(|l| indexed(&Row::of(l, 10)))
             .collect();
-        let train: Vec<&Row> = rows.iter().filter(|r| !r.test).collect();
+        let train: Vec<&Indexed> = rows.iter().filter(|r| !r.test).collect();
         let w = solve_phase(&train, 1e-3, 300, None);
         let mut q = vec![0i16; per_phase()];
-        store(&mut q, &w);
+        store_phase(&mut q, &w);
         let fitted = PatternEval::new(&Weights::new(1, 100, q.clone()).unwrap());
-        let e = errors(&fitted, rows.iter().filter(|r| r.test));
+        let e = errors(&fitted, pairs(rows.iter().filter(|r| r.test)));
         assert!(e.n > 1000 && e.rms < 0.2, "held-out RMS {} discs", e.rms);
         // Each global table is fixed up to a constant shared with the others (the tables of
         // one row always sum five entries), and the big pattern tables can take a little of
@@ -574,9 +383,9 @@ mod tests {
             }
         }
         let truth = PatternEval::new(&Weights::new(1, 100, known.clone()).unwrap());
-        let labels = random_game_labels(&mut rng, 500, "synthetic", |pos, _| truth.evaluate(pos));
-        let rows: Vec<Row> = labels.iter().map(|l| row(l, 10)).collect();
-        let train: Vec<&Row> = rows.iter().filter(|r| !r.test).collect();
+        let labels = random_game_labels(&mut rng, 500, |pos, _| truth.evaluate(pos));
+        let rows = ix(&labels, 10);
+        let train: Vec<&Indexed> = rows.iter().filter(|r| !r.test).collect();
         let max_gap = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
 
         let held = solve_phase(&train, 1e12, 50, Some(&prior));
@@ -603,9 +412,9 @@ mod tests {
             .collect();
         let w = solve_phase(&train, 1e-3, 200, Some(&partial));
         let mut q = vec![0i16; per_phase()];
-        store(&mut q, &w);
+        store_phase(&mut q, &w);
         let fitted = PatternEval::new(&Weights::new(1, 100, q).unwrap());
-        let e = errors(&fitted, rows.iter().filter(|r| r.test));
+        let e = errors(&fitted, pairs(rows.iter().filter(|r| r.test)));
         assert!(e.n > 1000 && e.rms < 0.3, "held-out RMS {} discs", e.rms);
     }
 
@@ -615,7 +424,7 @@ mod tests {
     fn a_phase_without_labels_inherits_the_previous_one_with_the_prior() {
         let mut rng = SmallRng::seed_from_u64(13);
         // Three phases: 0-20, 21-40, 41-60 empties; labels in the first and the last only.
-        let labels: Vec<Label> = random_game_labels(&mut rng, 30, "exact", |pos, _| othello_eval::Discs.evaluate(pos))
+        let labels: Vec<Label> = random_game_labels(&mut rng, 30, |pos, _| othello_eval::Discs.evaluate(pos))
             .into_iter()
             .filter(|l| !(21..=40).contains(&l.pos.empty_count()))
             .collect();
@@ -631,12 +440,26 @@ mod tests {
             prior_previous: true,
         };
         let per = per_phase();
-        let fitted = run(&config, &labels, &[], None, OnBad::Skip, |_| {}).unwrap();
+        let fitted = run(
+            &config,
+            &crate::data::rows(&labels, 10).0,
+            &[],
+            &mut Store::memory(),
+            |_| {},
+        )
+        .unwrap();
         let v = fitted.weights.values();
         assert!(v[..per].iter().any(|&x| x != 0));
         assert!(v[..per] == v[per..2 * per], "phase 1 is not phase 0");
         config.prior_previous = false;
-        let fitted = run(&config, &labels, &[], None, OnBad::Skip, |_| {}).unwrap();
+        let fitted = run(
+            &config,
+            &crate::data::rows(&labels, 10).0,
+            &[],
+            &mut Store::memory(),
+            |_| {},
+        )
+        .unwrap();
         let w = fitted.weights.values();
         assert!(v[..per] == w[..per], "phase 0 depends on the prior");
         assert!(w[per..2 * per].iter().all(|&x| x == 0));
@@ -658,10 +481,10 @@ mod tests {
     fn errors_and_bands_pool_exactly() {
         let mut rng = SmallRng::seed_from_u64(5);
         let eval = othello_eval::Discs;
-        let labels = random_game_labels(&mut rng, 40, "exact", |_, rng| rng.random_range(-6400..=6400));
-        let rows: Vec<Row> = labels.iter().map(|l| row(l, 1)).collect();
+        let labels = random_game_labels(&mut rng, 40, |_, rng| rng.random_range(-6400..=6400));
+        let rows = ix(&labels, 1);
         // Direct figures over rows with 10-20 empties.
-        let chosen: Vec<&Row> = rows.iter().filter(|r| (10..=20).contains(&r.empties)).collect();
+        let chosen: Vec<&Indexed> = rows.iter().filter(|r| (10..=20).contains(&r.empties)).collect();
         let d: Vec<f64> = chosen
             .iter()
             .map(|r| (f64::from(eval.evaluate(&r.pos)) - r.target) / 100.0)
@@ -672,7 +495,7 @@ mod tests {
         let mae = d.iter().map(|x| x.abs()).sum::<f64>() / n;
         let mean = y.iter().sum::<f64>() / n;
         let sd = (y.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / n).sqrt();
-        let whole = errors(&eval, chosen.iter().copied());
+        let whole = errors(&eval, pairs(chosen.iter().copied()));
         assert_eq!(whole.n, chosen.len());
         for (a, b) in [(whole.rms, rms), (whole.mae, mae), (whole.sd, sd), (whole.mean, mean)] {
             assert!((a - b).abs() < 1e-9, "{a} against {b}");
@@ -680,11 +503,11 @@ mod tests {
         // Pooled by empties: the same figures; the hand errors pool the same way.
         let by_e: Vec<(u32, Errors, Errors)> = (0..=60)
             .map(|e| {
-                let g: Vec<&Row> = rows.iter().filter(|r| r.empties == e).collect();
+                let g: Vec<&Indexed> = rows.iter().filter(|r| r.empties == e).collect();
                 (
                     e,
-                    errors(&eval, g.iter().copied()),
-                    errors(&othello_eval::Discs, g.iter().copied()),
+                    errors(&eval, pairs(g.iter().copied())),
+                    errors(&othello_eval::Discs, pairs(g.iter().copied())),
                 )
             })
             .collect();

@@ -1,4 +1,4 @@
-//! Feature values of a position, computed the way `WeightedEval::evaluate` computes them (on
+//! The hand-feature model: feature values of a position, computed the way `WeightedEval::evaluate` computes them (on
 //! the raw bitboards), and the regression columns built from them.
 
 use othello_eval::{Feature, corners, mobility, parity, potential_mobility, stable_discs, xc_squares};

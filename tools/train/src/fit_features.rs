@@ -1,5 +1,6 @@
-//! Fitting: linear least squares of the weights on labelled positions, an optional
-//! bootstrap for the phases the solver cannot reach, and the error report.
+//! The hand-feature model's fit (`othello_eval::WeightedEval`): linear least squares of the
+//! weights on labelled positions, an optional bootstrap ([`crate::bootstrap`]) for the phases
+//! the labels do not reach, and the error report.
 //!
 //! The model is the one `WeightedEval` computes: a feature `f` with weight `start/end` at `e`
 //! empties contributes `f * (start * e/E0 + end * (1 - e/E0))` (`E0` = 60 on 8x8), so each
@@ -8,15 +9,15 @@
 //! start weights stay the hand-set ones (their contribution is subtracted from the target)
 //! and only the end weights are fitted.
 
-use crate::data::Sample;
+use crate::bootstrap::{self, Candidate, Store};
+use crate::data::Row;
+use crate::error::TrainResult;
 use crate::features::{phase, values};
 use crate::lstsq::NormalEquations;
 use othello_eval::{Evaluator, Feature, Weight, WeightedEval};
 use othello_rules::Position;
-use othello_search::{Limits, SearchConfig, Searcher};
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
 use std::time::Instant;
 
 /// Which weights are unknowns.
@@ -33,7 +34,8 @@ pub enum StartMode {
 pub struct FitConfig {
     /// The features fitted.
     pub features: Vec<Feature>,
-    /// Games whose number is a multiple of this are held out (never fitted).
+    /// Games whose number is a multiple of this are held out (never fitted; the rows come
+    /// split, this splits the bootstrap's labels).
     pub test_every: u32,
     /// Ridge term added to the diagonal of the normal equations.
     pub ridge: f64,
@@ -71,13 +73,13 @@ impl Default for FitConfig {
     }
 }
 
-/// Where a label comes from.
+/// Where a point's label comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Source {
-    /// The exact endgame solver.
-    Exact,
-    /// A depth-limited search with the evaluation fitted so far (bootstrap).
-    Search,
+    /// The labels files.
+    Labels,
+    /// The bootstrap's searches with the evaluation fitted so far.
+    Bootstrap,
 }
 
 /// A labelled position ready for the regression.
@@ -201,14 +203,10 @@ pub fn rms<'a>(points: impl Iterator<Item = &'a Point>, pred: impl Fn(&Point) ->
     }
 }
 
-/// The labelled points of a data set (exact labels), split by game.
-pub fn exact_points(samples: &[Sample], test_every: u32) -> Vec<Point> {
-    samples
-        .iter()
-        .filter_map(|s| {
-            s.score
-                .map(|sc| Point::new(s.pos, sc as f64 * 100.0, Source::Exact, s.game % test_every == 0))
-        })
+/// The points of the fit's rows.
+pub fn points(rows: &[Row]) -> Vec<Point> {
+    rows.iter()
+        .map(|r| Point::new(r.pos, r.target, Source::Labels, r.test))
         .collect()
 }
 
@@ -219,62 +217,66 @@ pub struct Band {
     pub lo: u32,
     /// Most empties.
     pub hi: u32,
-    /// Positions labelled.
-    pub labelled: usize,
-    /// Seconds spent searching.
+    /// Positions labelled by a new search.
+    pub searched: usize,
+    /// Labels reused from the store.
+    pub reused: usize,
+    /// Seconds spent.
     pub seconds: f64,
 }
 
-/// Labels unlabelled positions band by band (fewest empties first) with a depth-limited PVS
-/// whose evaluation is the fit of everything labelled so far, refitting after each band.
-/// Returns the bands done; the new points are appended to `points`.
+/// Labels positions of `candidates` band by band (fewest empties first, from the first count
+/// beyond the labels) with a depth-limited PVS whose evaluation is the fit of everything
+/// labelled so far, refitting after each band. The new points are appended to `points`.
 pub fn bootstrap(
-    samples: &[Sample],
+    candidates: &[Candidate],
+    store: &mut Store,
     points: &mut Vec<Point>,
     config: &FitConfig,
     mut log: impl FnMut(&Band),
-) -> Vec<Band> {
+) -> TrainResult<Vec<Band>> {
     let mut rng = SmallRng::seed_from_u64(config.seed);
     let mut bands = Vec::new();
-    let Some(max_exact) = points.iter().map(|p| p.pos.empty_count()).max() else {
-        return bands;
+    let Some(max_labelled) = points.iter().map(|p| p.pos.empty_count()).max() else {
+        return Ok(bands);
     };
-    let mut lo = max_exact + 1;
+    let mut lo = max_labelled + 1;
     while lo <= 60 {
         let hi = (lo + config.band - 1).min(60);
         let Some(fitted) = fit(points, config) else {
             break;
         };
-        let mut pool: Vec<&Sample> = samples
-            .iter()
-            .filter(|s| s.score.is_none() && (lo..=hi).contains(&s.pos.empty_count()))
-            .collect();
-        pool.shuffle(&mut rng);
-        pool.truncate(config.bootstrap_positions);
         let t = Instant::now();
-        let mut searcher = Searcher::new(fitted.eval(), SearchConfig::default().with_tt_mib(16));
-        for s in &pool {
-            let r = searcher.search(&s.pos, &Limits::depth(config.bootstrap_depth), |_| {});
-            points.push(Point::new(
-                s.pos,
-                r.score as f64,
-                Source::Search,
-                s.game % config.test_every == 0,
-            ));
-        }
+        let b = bootstrap::label_band(
+            store,
+            candidates,
+            lo,
+            hi,
+            config.bootstrap_positions,
+            config.bootstrap_depth,
+            &mut rng,
+            fitted.eval(),
+        )?;
+        points.extend(b.labels.iter().map(|l| {
+            Point::new(
+                l.pos,
+                f64::from(l.centi),
+                Source::Bootstrap,
+                crate::data::held_out(l, config.test_every),
+            )
+        }));
         let band = Band {
             lo,
             hi,
-            labelled: pool.len(),
+            searched: b.searched,
+            reused: b.reused,
             seconds: t.elapsed().as_secs_f64(),
         };
         log(&band);
         bands.push(band);
         lo = hi + 1;
-        // Touch the rng so a band with no positions still advances the sequence reproducibly.
-        let _: u32 = rng.random();
     }
-    bands
+    Ok(bands)
 }
 
 /// The RMS errors (discs) on the held-out points of one group, for the report.
@@ -335,7 +337,7 @@ mod tests {
         for game in 0..200 {
             let mut pos = Position::start();
             while !pos.is_game_over() {
-                let mut p = Point::new(pos, 0.0, Source::Exact, game % 5 == 0);
+                let mut p = Point::new(pos, 0.0, Source::Labels, game % 5 == 0);
                 p.target = truth_real.predict(&p);
                 points.push(p);
                 let moves = pos.moves();
@@ -370,7 +372,12 @@ mod tests {
         let mut pos = Position::start();
         let mut rng = SmallRng::seed_from_u64(2);
         while !pos.is_game_over() {
-            points.push(Point::new(pos, rng.random_range(-3000.0..3000.0), Source::Exact, false));
+            points.push(Point::new(
+                pos,
+                rng.random_range(-3000.0..3000.0),
+                Source::Labels,
+                false,
+            ));
             let moves = pos.moves();
             pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
         }

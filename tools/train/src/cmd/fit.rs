@@ -1,0 +1,301 @@
+//! `fit --model pattern|features`: the least-squares fit of either model on labels files, with
+//! the held-out split and the bootstrap; writes the weights and prints held-out errors.
+
+use super::common::{Common, bad, read_labels};
+use othello_eval::Feature;
+use othello_train::bootstrap::{self, Store};
+use othello_train::data::{self, Label};
+use othello_train::fit_features::{self, StartMode};
+use othello_train::fit_pattern;
+use othello_train::{TrainError, TrainResult, report, selfplay};
+use std::time::Instant;
+
+/// Options of `fit`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The model: `pattern` (a weights file of `othello-pattern`) or `features` (the weights of
+    /// the hand-feature evaluation, written as its text form).
+    #[arg(long)]
+    model: String,
+    /// Labels files (repeat to concatenate; old files of othello-tune and
+    /// othello-pattern-train are read too).
+    #[arg(long, required = true)]
+    labels: Vec<String>,
+    /// Label sources used: `exact`, `search`, `result`, comma-separated, or `all`.
+    #[arg(long, default_value = "all")]
+    sources: String,
+    /// Games files (the bootstrap takes its positions from them; needed when it is on;
+    /// repeat to concatenate).
+    #[arg(long)]
+    games: Vec<String>,
+    /// The file written: the weights file (pattern) or the evaluation text (features).
+    #[arg(long)]
+    out: String,
+    /// Hold out every game whose number is a multiple of this.
+    #[arg(long, default_value_t = 10)]
+    test_every: u32,
+    /// Ridge term of the least squares [default: 5 pattern, 1 features].
+    #[arg(long)]
+    ridge: Option<f64>,
+    /// Bootstrap search depth for the empties beyond the labels (0: off) [default: 4
+    /// pattern, 0 features].
+    #[arg(long)]
+    bootstrap_depth: Option<u32>,
+    /// Positions labelled by search per bootstrapped phase or band.
+    #[arg(long, default_value_t = 3000)]
+    bootstrap_positions: usize,
+    /// File of the bootstrap's search labels (read if present, appended to).
+    #[arg(long)]
+    bootstrap_labels: Option<String>,
+    /// Seed of the bootstrap's choice of positions.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Use only the first N labels (to measure how the fit grows with data).
+    #[arg(long)]
+    max_labels: Option<usize>,
+    /// pattern: phases (1 to 61; phase of e empties = e * phases / 61).
+    #[arg(long, default_value_t = 15)]
+    phases: u32,
+    /// pattern: conjugate-gradient iterations per phase.
+    #[arg(long, default_value_t = 300)]
+    iterations: usize,
+    /// pattern: positions within this many empties of a phase also train it.
+    #[arg(long, default_value_t = 1)]
+    margin: u32,
+    /// pattern: pull each phase's weights towards the previous phase's instead of zero.
+    #[arg(long)]
+    prior_previous: bool,
+    /// features: the features fitted, comma-separated (names as in the evaluation text).
+    #[arg(long, default_value = "discs,mobility,potential,corners,xc,parity")]
+    features: String,
+    /// features: `fit` start and end weights, or keep the hand-set start weights (`default`).
+    #[arg(long, value_enum, default_value_t = StartMode::Fit)]
+    start: StartMode,
+    /// features: width of a bootstrap band in empties.
+    #[arg(long, default_value_t = 10)]
+    band: u32,
+    #[command(flatten)]
+    common: Common,
+}
+
+fn write_err(path: &str) -> impl Fn(std::io::Error) -> TrainError + '_ {
+    move |source| TrainError::Write {
+        path: path.to_string(),
+        source,
+    }
+}
+
+/// Runs `fit`.
+pub fn run(a: &Args) -> TrainResult<()> {
+    let pattern = match a.model.as_str() {
+        "pattern" => true,
+        "features" => false,
+        other => return Err(bad(format!("bad --model {other:?}: expected pattern or features"))),
+    };
+    let ridge = a.ridge.unwrap_or(if pattern { 5.0 } else { 1.0 });
+    if !(ridge >= 0.0 && ridge.is_finite()) {
+        return Err(bad(format!("bad --ridge {ridge}: expected a finite value >= 0")));
+    }
+    let bootstrap_depth = a.bootstrap_depth.unwrap_or(if pattern { 4 } else { 0 });
+    if bootstrap_depth > 20 {
+        return Err(bad(format!(
+            "bad --bootstrap-depth {bootstrap_depth}: expected at most 20"
+        )));
+    }
+    if a.test_every < 2 {
+        return Err(bad(format!("bad --test-every {}: expected at least 2", a.test_every)));
+    }
+    if !(1..=61).contains(&a.phases) {
+        return Err(bad(format!("bad --phases {}: expected 1 to 61", a.phases)));
+    }
+    if a.band == 0 {
+        return Err(bad("bad --band 0: expected at least 1".into()));
+    }
+    let features = if pattern {
+        Vec::new()
+    } else {
+        feature_list(&a.features)?
+    };
+    if bootstrap_depth > 0 && a.games.is_empty() {
+        return Err(bad(
+            "the bootstrap (--bootstrap-depth > 0) takes its positions from --games".into(),
+        ));
+    }
+    let t = Instant::now();
+    let on_bad = a.common.on_bad();
+    let mut labels: Vec<Label> = read_labels(&a.labels, &a.sources, on_bad)?;
+    if let Some(n) = a.max_labels {
+        labels.truncate(n);
+    }
+    if labels.is_empty() {
+        return Err(bad(format!(
+            "{} hold no labels of the sources asked for",
+            a.labels.join(", ")
+        )));
+    }
+    let mut games = Vec::new();
+    if bootstrap_depth > 0 {
+        for g in &a.games {
+            games.extend(selfplay::read(g, false, on_bad)?);
+        }
+    }
+    let candidates = bootstrap::candidates(&games);
+    let mut store = match &a.bootstrap_labels {
+        Some(p) if bootstrap_depth > 0 => Store::open(p, on_bad)?,
+        _ => Store::memory(),
+    };
+    // Fail on an unwritable output before spending the time.
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&a.out)
+        .map_err(write_err(&a.out))?;
+    let (rows, merged) = data::rows(&labels, a.test_every);
+    let test = rows.iter().filter(|r| r.test).count();
+    println!(
+        "fit: {} labels, {} rows ({} repeats or symmetric twins merged, {} of them held out for a twin's game); \
+         held out: games = 0 mod {} ({test} rows)",
+        labels.len(),
+        rows.len(),
+        merged.duplicates,
+        merged.pulled_out,
+        a.test_every
+    );
+    let quiet = a.common.quiet;
+    if pattern {
+        let config = fit_pattern::FitConfig {
+            phases: a.phases,
+            test_every: a.test_every,
+            ridge,
+            iterations: a.iterations,
+            margin: a.margin,
+            bootstrap_depth,
+            bootstrap_positions: a.bootstrap_positions,
+            prior_previous: a.prior_previous,
+            seed: a.seed,
+        };
+        let fitted = fit_pattern::run(&config, &rows, &candidates, &mut store, |m| {
+            if !quiet {
+                println!("{m}");
+            }
+        })?;
+        fitted.weights.write(&a.out).map_err(write_err(&a.out))?;
+        println!("held-out error by phase (discs; the hand-feature default on the same positions):");
+        println!("| empties | labels | n | RMS | MAE | hand RMS | hand MAE |");
+        println!("|---|---|---|---|---|---|---|");
+        for (lo, hi, method, ours, hand) in &fitted.report {
+            println!(
+                "| {lo}-{hi} | {method} | {} | {:.2} | {:.2} | {:.2} | {:.2} |",
+                ours.n, ours.rms, ours.mae, hand.rms, hand.mae
+            );
+        }
+        let eval = othello_pattern::PatternEval::new(&fitted.weights);
+        let by_e = report::by_empties(&eval, &rows, |r| r.test);
+        println!("held-out labels by empties:");
+        report::print_table(&by_e, 4);
+        println!(
+            "wrote {} ({} phases), {:.1} s",
+            a.out,
+            a.phases,
+            t.elapsed().as_secs_f64()
+        );
+    } else {
+        run_features(a, features, ridge, bootstrap_depth, &rows, &candidates, &mut store)?;
+    }
+    Ok(())
+}
+
+fn feature_list(text: &str) -> TrainResult<Vec<Feature>> {
+    let mut features = Vec::new();
+    for name in text.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let f = Feature::from_name(name).ok_or_else(|| bad(format!("bad --features: unknown feature '{name}'")))?;
+        if features.contains(&f) {
+            return Err(bad(format!("bad --features: '{name}' given twice")));
+        }
+        features.push(f);
+    }
+    if features.is_empty() {
+        return Err(bad("bad --features: none given".into()));
+    }
+    Ok(features)
+}
+
+fn run_features(
+    a: &Args,
+    features: Vec<Feature>,
+    ridge: f64,
+    bootstrap_depth: u32,
+    rows: &[data::Row],
+    candidates: &[bootstrap::Candidate],
+    store: &mut Store,
+) -> TrainResult<()> {
+    use fit_features::Source;
+    let config = fit_features::FitConfig {
+        features,
+        test_every: a.test_every,
+        ridge,
+        start: a.start,
+        bootstrap_depth,
+        bootstrap_positions: a.bootstrap_positions,
+        band: a.band,
+        seed: a.seed,
+    };
+    let mut points = fit_features::points(rows);
+    let (lo, hi) = points.iter().fold((u32::MAX, 0), |(lo, hi), p| {
+        let e = p.pos.empty_count();
+        (lo.min(e), hi.max(e))
+    });
+    if config.bootstrap_depth > 0 {
+        fit_features::bootstrap(candidates, store, &mut points, &config, |b| {
+            println!(
+                "bootstrap {}..={} empties: {} positions labelled by depth-{} PVS with the fit so far, {} reused ({:.1} s)",
+                b.lo, b.hi, b.searched, config.bootstrap_depth, b.reused, b.seconds
+            );
+        })?;
+    }
+    let fitted =
+        fit_features::fit(&points, &config).ok_or_else(|| bad("singular system: add data or a ridge term".into()))?;
+    let real: Vec<String> = fitted
+        .weights
+        .iter()
+        .map(|(f, s, e)| format!("{f} {s:.1}/{e:.1}"))
+        .collect();
+    println!("fitted (real): {}", real.join(", "));
+    let eval = fitted.eval();
+    println!("eval: {eval}");
+    std::fs::write(&a.out, format!("{eval}\n")).map_err(write_err(&a.out))?;
+    println!("held-out RMS error in discs (fitted / rounded to integers / hand-set default):");
+    let mut groups = vec![(Source::Labels, lo, hi)];
+    for e in lo..=hi {
+        groups.push((Source::Labels, e, e));
+    }
+    let shi = points
+        .iter()
+        .filter(|p| p.source == Source::Bootstrap)
+        .map(|p| p.pos.empty_count())
+        .max();
+    if let Some(shi) = shi {
+        let mut b = hi + 1;
+        while b <= shi {
+            let top = (b + config.band - 1).min(60);
+            groups.push((Source::Bootstrap, b, top));
+            b = top + 1;
+        }
+    }
+    for (source, lo, hi) in groups {
+        let r = fit_features::errors(&points, &fitted, source, lo, hi);
+        if r.n == 0 {
+            continue;
+        }
+        let label = match source {
+            Source::Labels => "labels",
+            Source::Bootstrap => "search",
+        };
+        println!(
+            "  {label:<6} {lo:>2}..={hi:<2} n={:<6} {:6.2} / {:6.2} / {:6.2}",
+            r.n, r.fitted, r.rounded, r.default
+        );
+    }
+    println!("wrote {}", a.out);
+    Ok(())
+}

@@ -1,0 +1,432 @@
+//! Labels of the games' positions, in four modes:
+//!
+//! - [`Mode::Exact`]: every position with `min..=max` empties solved exactly (`Solver::solve`,
+//!   one thread), latest first so the table helps the earlier ones of the same game.
+//! - [`Mode::Pv`]: one exact solve per game, of its position at `solve_empties` empties (22-26
+//!   is the cheap range); the solver's principal variation is a line of best play, so every
+//!   position on it has the same value (from the side to move: the same score, or its
+//!   negation after an odd number of side changes): each is labelled `exact` too, for one solve.
+//! - [`Mode::Result`]: one exact solve per game at `solve_empties`; the game's earlier
+//!   positions with `min..=max` empties get the final result under perfect play from there
+//!   (`result`: a noisy label, since the moves before were not perfect; the solved position
+//!   itself is `exact`).
+//! - [`Mode::Search`]: every position with `min..=max` empties labelled by a search of the
+//!   given depth (`search`, with its depth) with the evaluation asked for.
+//!
+//! A position is labelled once per output file (by canonical key, so its twins are not
+//! labelled again), however many games reach it. A resumed run skips what the file holds, so an
+//! interrupted run loses at most the solve in progress.
+
+use crate::data::{Game, Key, Label, Source, key};
+use crate::error::TrainResult;
+use crate::jsonl::{self, OnBad};
+use crate::selfplay::{self, PlayEval};
+use ahash::AHashSet;
+use othello_endgame::{SolveMode, Solver, SolverConfig};
+use othello_rules::Position;
+use othello_search::Limits;
+
+/// How the labels are made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Solve every position in range.
+    Exact,
+    /// Solve the position at this many empties; label it and its principal variation.
+    Pv {
+        /// Empties of the solved position.
+        solve_empties: u32,
+    },
+    /// Solve the position at this many empties; label the earlier positions by the result.
+    Result {
+        /// Empties of the solved position.
+        solve_empties: u32,
+    },
+    /// A search of this depth with this evaluation.
+    Search {
+        /// Depth in discs placed.
+        depth: u32,
+        /// The evaluation.
+        eval: PlayEval,
+    },
+}
+
+/// Settings of the labels step.
+#[derive(Clone, Debug)]
+pub struct LabelsConfig {
+    /// How the labels are made.
+    pub mode: Mode,
+    /// Fewest empties labelled.
+    pub min_empties: u32,
+    /// Most empties labelled.
+    pub max_empties: u32,
+    /// Stop after this many games have been visited (`None`: all of them).
+    pub max_games: Option<usize>,
+    /// Visit only the games whose number is a multiple of this (1: all).
+    pub every: u32,
+    /// Solver table size in MiB.
+    pub tt_mib: usize,
+}
+
+/// Reads a labels file (this format or an old one).
+pub fn read(path: &str, missing_ok: bool, on_bad: OnBad) -> TrainResult<Vec<Label>> {
+    Ok(jsonl::read(path, missing_ok, on_bad, Label::from_line)?.0)
+}
+
+/// What a labels run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LabelStats {
+    /// Labels written by this run.
+    pub labels: usize,
+    /// Exact solves or searches run.
+    pub solves: usize,
+    /// Solver or search nodes of this run.
+    pub nodes: u64,
+    /// Games visited.
+    pub games: usize,
+}
+
+/// The index of the first position of `positions` with at most `k` empties.
+fn at_empties(positions: &[Position], k: u32) -> Option<usize> {
+    positions.iter().position(|p| p.empty_count() <= k)
+}
+
+/// The labels of one game (only positions whose key `done` lacks; `done` is updated).
+pub struct Labeller {
+    config: LabelsConfig,
+    solver: Solver,
+    searcher: Option<othello_search::Searcher<selfplay::SelfPlayEval>>,
+}
+
+impl Labeller {
+    /// A labeller (a solver, and the searcher of [`Mode::Search`] with its evaluation loaded).
+    pub fn new(config: &LabelsConfig) -> TrainResult<Labeller> {
+        let searcher = match &config.mode {
+            Mode::Search { eval, .. } => Some(selfplay::searcher(eval)?),
+            _ => None,
+        };
+        Ok(Labeller {
+            config: config.clone(),
+            solver: Solver::new(
+                SolverConfig::default()
+                    .with_tt_mib(config.tt_mib.max(1))
+                    .with_threads(1),
+            ),
+            searcher,
+        })
+    }
+
+    fn in_range(&self, pos: &Position) -> bool {
+        (self.config.min_empties..=self.config.max_empties).contains(&pos.empty_count())
+    }
+
+    /// Labels `game`, calling `emit` with each new label (in the order written).
+    pub fn game(
+        &mut self,
+        game: &Game,
+        done: &mut AHashSet<Key>,
+        stats: &mut LabelStats,
+        mut emit: impl FnMut(Label) -> TrainResult<()>,
+    ) -> TrainResult<()> {
+        let positions = game.positions();
+        let label = |pos: Position, centi: i32, source: Source, nodes: Option<u64>| Label {
+            pos,
+            centi,
+            source,
+            game: Some(game.game),
+            seed: game.seed,
+            nodes,
+        };
+        match self.config.mode.clone() {
+            Mode::Exact => {
+                // Latest positions first: their results are in the table when the earlier
+                // (larger) positions of the same game reach them.
+                for pos in positions.iter().rev() {
+                    if !self.in_range(pos) || !done.insert(key(pos)) {
+                        continue;
+                    }
+                    let s = self.solver.solve(pos, SolveMode::Exact);
+                    stats.solves += 1;
+                    stats.nodes += s.nodes;
+                    emit(label(*pos, s.score * 100, Source::Exact, Some(s.nodes)))?;
+                    stats.labels += 1;
+                }
+            }
+            Mode::Pv { solve_empties } => {
+                let Some(i) = at_empties(&positions, solve_empties) else {
+                    return Ok(());
+                };
+                let root = positions[i];
+                if done.contains(&key(&root)) {
+                    return Ok(());
+                }
+                let s = self.solver.solve(&root, SolveMode::Exact);
+                stats.solves += 1;
+                stats.nodes += s.nodes;
+                let mut pos = root;
+                let mut line = vec![root];
+                for &mv in &s.pv {
+                    pos = pos.play_unchecked(mv);
+                    if pos.is_game_over() {
+                        break;
+                    }
+                    line.push(pos);
+                }
+                for (j, pos) in line.into_iter().enumerate() {
+                    if !self.in_range(&pos) || !done.insert(key(&pos)) {
+                        continue;
+                    }
+                    let sign = if pos.side_to_move() == root.side_to_move() {
+                        1
+                    } else {
+                        -1
+                    };
+                    let nodes = (j == 0).then_some(s.nodes);
+                    emit(label(pos, sign * s.score * 100, Source::Exact, nodes))?;
+                    stats.labels += 1;
+                }
+            }
+            Mode::Result { solve_empties } => {
+                let i = at_empties(&positions, solve_empties).unwrap_or(positions.len());
+                // Nothing new to label (a resumed run): no solve.
+                let wanted = |p: &Position| self.in_range(p) && !done.contains(&key(p));
+                if !positions[..i].iter().any(wanted) && positions.get(i).is_none_or(|r| !wanted(r)) {
+                    stats.games += 1;
+                    return Ok(());
+                }
+                let (i, root, score) = match positions.get(i) {
+                    Some(&root) => {
+                        let s = self.solver.solve(&root, SolveMode::Exact);
+                        stats.solves += 1;
+                        stats.nodes += s.nodes;
+                        if self.in_range(&root) && done.insert(key(&root)) {
+                            emit(label(root, s.score * 100, Source::Exact, Some(s.nodes)))?;
+                            stats.labels += 1;
+                        }
+                        (i, root, s.score)
+                    }
+                    // The game ended before: its final result.
+                    None => {
+                        let end = game.final_position();
+                        (positions.len(), end, end.final_score())
+                    }
+                };
+                for pos in positions[..i].iter().rev() {
+                    if !self.in_range(pos) || !done.insert(key(pos)) {
+                        continue;
+                    }
+                    let sign = if pos.side_to_move() == root.side_to_move() {
+                        1
+                    } else {
+                        -1
+                    };
+                    emit(label(*pos, sign * score * 100, Source::Result, None))?;
+                    stats.labels += 1;
+                }
+            }
+            Mode::Search { depth, .. } => {
+                let searcher = self.searcher.as_mut().expect("made with the mode");
+                for pos in positions.iter().rev() {
+                    if !(self.config.min_empties..=self.config.max_empties).contains(&pos.empty_count())
+                        || !done.insert(key(pos))
+                    {
+                        continue;
+                    }
+                    searcher.new_game();
+                    let r = searcher.search(pos, &Limits::depth(depth), |_| {});
+                    stats.solves += 1;
+                    stats.nodes += r.nodes;
+                    let centi = r.score.clamp(-6400, 6400);
+                    emit(label(*pos, centi, Source::Search { depth }, Some(r.nodes)))?;
+                    stats.labels += 1;
+                }
+            }
+        }
+        stats.games += 1;
+        Ok(())
+    }
+}
+
+/// Labels the positions of the games in `games_path` that `labels_path` lacks, appending.
+pub fn run(
+    config: &LabelsConfig,
+    games_path: &str,
+    labels_path: &str,
+    on_bad: OnBad,
+    mut progress: impl FnMut(&LabelStats),
+) -> TrainResult<LabelStats> {
+    let mut games: Vec<Game> = selfplay::read(games_path, false, on_bad)?;
+    games.sort_by_key(|g| (g.game, g.seed));
+    let mut labeller = Labeller::new(config)?;
+    // Cut a line left partial by an interruption first, then read what is there.
+    let mut out = jsonl::append(labels_path)?;
+    let mut done: AHashSet<Key> = read(labels_path, true, on_bad)?.iter().map(|l| key(&l.pos)).collect();
+    let mut stats = LabelStats::default();
+    let every = config.every.max(1);
+    for game in games
+        .iter()
+        .filter(|g| g.game.is_multiple_of(every))
+        .take(config.max_games.unwrap_or(usize::MAX))
+    {
+        labeller.game(game, &mut done, &mut stats, |l| {
+            jsonl::write_line(&mut out, labels_path, &l.to_line())
+        })?;
+        progress(&stats);
+    }
+    Ok(stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::selfplay::{GamesConfig, play_game, searcher};
+
+    fn games(n: u32) -> Vec<Game> {
+        let config = GamesConfig {
+            seed: 9,
+            depth: 1,
+            ..GamesConfig::default()
+        };
+        let mut s = searcher(&PlayEval::Hand).unwrap();
+        (0..n).map(|i| play_game(&config, i, &mut s)).collect()
+    }
+
+    fn labels_of(config: &LabelsConfig, games: &[Game]) -> (Vec<Label>, LabelStats) {
+        let mut l = Labeller::new(config).unwrap();
+        let (mut out, mut stats, mut done) = (Vec::new(), LabelStats::default(), AHashSet::new());
+        for g in games {
+            l.game(g, &mut done, &mut stats, |x| {
+                out.push(x);
+                Ok(())
+            })
+            .unwrap();
+        }
+        (out, stats)
+    }
+
+    fn solve(pos: &Position) -> i32 {
+        Solver::new(SolverConfig::default().with_tt_mib(1).with_threads(1))
+            .solve(pos, SolveMode::Exact)
+            .score
+    }
+
+    /// Every position on a solve's principal variation is labelled with its own exact value
+    /// (checked by solving it alone), twins are labelled once, and one solve per game is run.
+    #[test]
+    fn pv_labels_are_exact() {
+        let config = LabelsConfig {
+            mode: Mode::Pv { solve_empties: 12 },
+            min_empties: 2,
+            max_empties: 12,
+            max_games: None,
+            every: 1,
+            tt_mib: 1,
+        };
+        let gs = games(4);
+        let (labels, stats) = labels_of(&config, &gs);
+        assert_eq!(stats.solves, 4);
+        assert!(labels.len() > 4 * 6, "{} labels", labels.len());
+        let keys: AHashSet<Key> = labels.iter().map(|l| key(&l.pos)).collect();
+        assert_eq!(keys.len(), labels.len());
+        for l in &labels {
+            assert_eq!(l.source, Source::Exact);
+            assert!((2..=12).contains(&l.pos.empty_count()) && !l.pos.is_game_over());
+            assert_eq!(l.centi, solve(&l.pos) * 100, "{}", l.pos);
+        }
+        // The solved position of each game is the first with 12 empties.
+        for g in &gs {
+            let root = g.positions().into_iter().find(|p| p.empty_count() <= 12).unwrap();
+            assert!(labels.iter().any(|l| l.pos == root && l.nodes.is_some()));
+        }
+    }
+
+    /// Result labels: the solved position is exact; each earlier position in range gets the
+    /// solved score from its own side; a game that ends early gives its final score.
+    #[test]
+    fn result_labels_carry_the_perfect_play_result() {
+        let config = LabelsConfig {
+            mode: Mode::Result { solve_empties: 10 },
+            min_empties: 8,
+            max_empties: 30,
+            max_games: None,
+            every: 1,
+            tt_mib: 1,
+        };
+        let gs = games(3);
+        let (labels, stats) = labels_of(&config, &gs);
+        assert_eq!(stats.solves, 3);
+        for g in &gs {
+            let ps = g.positions();
+            let i = ps.iter().position(|p| p.empty_count() <= 10).unwrap();
+            let score = solve(&ps[i]);
+            let mine: Vec<&Label> = labels.iter().filter(|l| ps.contains(&l.pos)).collect();
+            assert!(mine.len() >= 15);
+            for l in mine {
+                if l.pos == ps[i] {
+                    assert_eq!((l.source, l.centi), (Source::Exact, score * 100));
+                } else {
+                    assert_eq!(l.source, Source::Result);
+                    assert!((11..=30).contains(&l.pos.empty_count()));
+                    let sign = if l.pos.side_to_move() == ps[i].side_to_move() {
+                        1
+                    } else {
+                        -1
+                    };
+                    assert_eq!(l.centi, sign * score * 100);
+                }
+            }
+        }
+        // Run again with what was labelled: nothing new, no solve.
+        let mut l = Labeller::new(&config).unwrap();
+        let mut done: AHashSet<Key> = labels.iter().map(|x| key(&x.pos)).collect();
+        let mut again = LabelStats::default();
+        for g in &gs {
+            l.game(g, &mut done, &mut again, |_| panic!("a label made twice"))
+                .unwrap();
+        }
+        assert_eq!((again.solves, again.labels, again.games), (0, 0, 3));
+        // No position with 0 empties before the end: the played game's final result.
+        let config = LabelsConfig {
+            mode: Mode::Result { solve_empties: 0 },
+            min_empties: 0,
+            max_empties: 60,
+            ..config
+        };
+        let (labels, stats) = labels_of(&config, &gs[..1]);
+        assert_eq!(stats.solves, 0);
+        let end = gs[0].final_position();
+        assert_eq!(labels.len(), gs[0].positions().len());
+        for l in &labels {
+            let sign = if l.pos.side_to_move() == end.side_to_move() {
+                1
+            } else {
+                -1
+            };
+            assert_eq!((l.source, l.centi), (Source::Result, sign * end.final_score() * 100));
+        }
+    }
+
+    /// Search labels equal a fresh search of the same depth, with the depth recorded.
+    #[test]
+    fn search_labels_are_the_search_value() {
+        let config = LabelsConfig {
+            mode: Mode::Search {
+                depth: 3,
+                eval: PlayEval::Hand,
+            },
+            min_empties: 30,
+            max_empties: 34,
+            max_games: None,
+            every: 1,
+            tt_mib: 1,
+        };
+        let (labels, stats) = labels_of(&config, &games(2));
+        assert_eq!(stats.solves, labels.len());
+        assert!(labels.len() >= 8);
+        let mut s = searcher(&PlayEval::Hand).unwrap();
+        for l in &labels {
+            assert_eq!(l.source, Source::Search { depth: 3 });
+            s.new_game();
+            assert_eq!(l.centi, s.search(&l.pos, &Limits::depth(3), |_| {}).score);
+        }
+    }
+}

@@ -1,5 +1,10 @@
 //! [`Algorithm`] and [`SearchConfig`].
 
+use crate::Selectivity;
+
+/// The default [`SearchConfig::selectivity`].
+pub(crate) const DEFAULT_SELECTIVITY: Selectivity = Selectivity::Off;
+
 /// The tree-search algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Algorithm {
@@ -59,6 +64,10 @@ pub struct SearchConfig {
     /// Score every root move exactly at the searched depth
     /// ([`SearchResult::root_moves`](crate::SearchResult::root_moves)).
     pub multi_pv: bool,
+    /// Selective search (multi-ProbCut) with the evaluation's cut table, or off (full width);
+    /// see [`Selectivity`]. Ignored by the reference algorithms and by evaluations without a
+    /// cut table.
+    pub selectivity: Selectivity,
 }
 
 impl Default for SearchConfig {
@@ -77,6 +86,7 @@ impl Default for SearchConfig {
             aspiration: true,
             endgame_empties: 14,
             multi_pv: false,
+            selectivity: DEFAULT_SELECTIVITY,
         }
     }
 }
@@ -142,6 +152,13 @@ impl SearchConfig {
     #[must_use]
     pub fn with_endgame_empties(mut self, endgame_empties: u32) -> SearchConfig {
         self.endgame_empties = endgame_empties;
+        self
+    }
+
+    /// Sets [`SearchConfig::selectivity`].
+    #[must_use]
+    pub fn with_selectivity(mut self, selectivity: Selectivity) -> SearchConfig {
+        self.selectivity = selectivity;
         self
     }
 

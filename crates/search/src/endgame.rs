@@ -88,6 +88,7 @@ pub(crate) fn solve(
         time,
         pv: pv.clone(),
         exact: true,
+        selectivity: crate::Selectivity::Off,
     });
     Some(SearchResult {
         best_move,
@@ -98,6 +99,7 @@ pub(crate) fn solve(
         time,
         pv,
         exact: true,
+        selectivity: crate::Selectivity::Off,
         stats: SearchStats {
             nodes,
             time,

@@ -336,3 +336,28 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The depth byte keeps the drafts' order (full-width first among equal drafts), a
+    /// full-width search reads only full-width entries of its draft, a selective one both kinds.
+    #[test]
+    fn table_depth_bytes() {
+        for d in 0..=60u32 {
+            assert!(table_depth(d, true) < table_depth(d, false));
+            if d > 0 {
+                assert!(table_depth(d - 1, false) < table_depth(d, true));
+            }
+            for e in 0..=60u32 {
+                for sel in [false, true] {
+                    let byte = table_depth(e, sel);
+                    assert_eq!(entry_serves(byte, d, false), e == d && !sel, "{e} {sel} read at {d}");
+                    assert_eq!(entry_serves(byte, d, true), e == d, "{e} {sel} read selectively at {d}");
+                }
+            }
+        }
+        assert_eq!(table_depth(60, false), 121);
+    }
+}

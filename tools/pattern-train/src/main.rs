@@ -16,6 +16,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod cuts;
 mod error;
 mod explore;
 mod fit;
@@ -51,6 +52,8 @@ enum Command {
     /// Measures model variants (phases, margin, ridge, prior, global features beside the
     /// patterns) on the exact phases: held-out and test-set errors, no weights file.
     Explore(ExploreArgs),
+    /// Fits the cut table of selective search (ProbCut) on self-play positions.
+    Cuts(cuts::CutsArgs),
 }
 
 #[derive(Args, Debug)]
@@ -496,6 +499,7 @@ fn main() {
         Command::Errors(a) => run_errors(a),
         Command::Import(a) => run_import(a),
         Command::Explore(a) => run_explore(a),
+        Command::Cuts(a) => cuts::run(a),
     };
     if let Err(e) = result {
         eprintln!("othello-pattern-train: {e}");

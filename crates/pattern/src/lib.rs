@@ -26,7 +26,7 @@
 //! falls back to the disc difference).
 //!
 //! ```
-//! use othello_eval::Evaluator;
+//! use othello_eval::{CutTable, Evaluator};
 //! use othello_pattern::{PatternEval, Weights};
 //! use othello_rules::{BoardSize, Position};
 //!
@@ -50,12 +50,17 @@ pub mod weights;
 pub use set::{Layout, PATTERN_SET_ID, PATTERNS, Pattern};
 pub use weights::{Weights, WeightsError};
 
-use othello_eval::Evaluator;
+use othello_eval::{CutTable, Evaluator};
 use othello_rules::{BoardSize, Position, Symmetry};
 use std::sync::{Arc, OnceLock};
 
 /// The default weights, trained by `othello-pattern-train` (see `docs/pattern.md`).
 pub const DEFAULT_WEIGHTS: &[u8] = include_bytes!("../weights/default.bin");
+
+/// The cut table of selective search for the default weights ([`CutTable`] file form), fitted
+/// by `othello-pattern-train cuts` with the CLI's default engine (PVS, quiescence on; see
+/// `docs/search.md`, "Selectivity").
+pub const DEFAULT_CUTS: &[u8] = include_bytes!("../weights/default-cuts.bin");
 
 /// Features per position for the fit: the phase constant, one per pattern instance, the
 /// two mobility entries and one entry per global feature ([`set::GLOBALS`]).
@@ -227,6 +232,8 @@ pub struct PatternEval {
     globals: u32,
     scale: i32,
     extraction: Extraction,
+    /// The cut table of selective search, if any.
+    cuts: Option<Arc<CutTable>>,
 }
 
 impl Default for PatternEval {
@@ -236,7 +243,8 @@ impl Default for PatternEval {
         DEFAULT
             .get_or_init(|| {
                 let w = Weights::from_bytes(DEFAULT_WEIGHTS).expect("the embedded weights are checked by a test");
-                PatternEval::new(&w)
+                let cuts = CutTable::from_bytes(DEFAULT_CUTS).expect("the embedded cut table is checked by a test");
+                PatternEval::new(&w).with_cut_table(cuts)
             })
             .clone()
     }
@@ -314,7 +322,18 @@ impl PatternEval {
             globals: layout().globals,
             scale: weights.scale() as i32,
             extraction: Extraction::best(),
+            cuts: None,
         }
+    }
+
+    /// The same evaluator with a cut table for selective search (returned by
+    /// [`Evaluator::cut_table`]). [`PatternEval::default`] has the embedded [`DEFAULT_CUTS`];
+    /// [`PatternEval::new`] and [`PatternEval::from_path`] have none (their weights need their
+    /// own table: `othello-pattern-train cuts`).
+    #[must_use]
+    pub fn with_cut_table(mut self, cuts: CutTable) -> PatternEval {
+        self.cuts = Some(Arc::new(cuts));
+        self
     }
 
     /// Loads a weights file.
@@ -566,6 +585,12 @@ impl Evaluator for PatternEval {
             (i64::from(raw) * 100 / i64::from(self.scale)) as i32
         };
         cd.clamp(-6400, 6400)
+    }
+
+    /// The cut table given by [`PatternEval::with_cut_table`] (the default evaluator's
+    /// embedded one). It is fitted on 8x8; the search is full-width on other sizes.
+    fn cut_table(&self) -> Option<&CutTable> {
+        self.cuts.as_deref()
     }
 }
 

@@ -698,3 +698,22 @@ fn quadrant_entry_avx512_matches_the_folds() {
     }
     assert_eq!(seen.iter().filter(|&&s| s).count(), 15);
 }
+
+/// The embedded cut table loads, belongs to the default evaluator only, and covers the usual
+/// pairs from deep depth 3 with a positive slope and a plausible error (at most 20 discs).
+#[test]
+fn embedded_cut_table_loads() {
+    use othello_eval::CutTable;
+    let t = CutTable::from_bytes(DEFAULT_CUTS).unwrap();
+    assert_eq!(PatternEval::default().cut_table(), Some(&t));
+    let w = Weights::from_bytes(DEFAULT_WEIGHTS).unwrap();
+    assert!(PatternEval::new(&w).cut_table().is_none());
+    assert_eq!(PatternEval::new(&w).with_cut_table(t.clone()).cut_table(), Some(&t));
+    assert!(t.pairs_for(3).count() >= 1 && t.pairs_for(12).count() >= 1);
+    for (deep, shallow, models) in t.pairs() {
+        assert!(shallow < deep);
+        for m in models {
+            assert!(m.a > 0 && (1..=2000).contains(&m.sigma), "{deep} {shallow} {m:?}");
+        }
+    }
+}

@@ -10,7 +10,7 @@ use crate::spec::Spec;
 use othello_engine::RandomPlayer;
 use othello_mcts::{Mcts, MctsConfig, PlayoutPolicy};
 use othello_rules::{Move, Position};
-use othello_search::{Algorithm, Limits, SearchConfig, SearchResult, Searcher, TimeLimit};
+use othello_search::{Algorithm, Limits, SearchConfig, SearchResult, Searcher, Selectivity, TimeLimit};
 use std::time::Duration;
 
 /// Keys of the search engines.
@@ -28,6 +28,7 @@ pub const SEARCH_KEYS: &[&str] = &[
     "mobility",
     "aspiration",
     "endgame",
+    "selectivity",
 ];
 /// Keys of the MCTS engine.
 pub const MCTS_KEYS: &[&str] = &[
@@ -153,6 +154,14 @@ pub fn search_config(spec: &mut Spec, algorithm: Algorithm) -> CliResult<(Search
     }
     if let Some(e) = spec.get::<u32>("endgame", "a number of empty squares")? {
         config.endgame_empties = e;
+    }
+    if let Some(v) = spec.raw("selectivity") {
+        config.selectivity = v.parse::<Selectivity>().map_err(|e| {
+            input(format!(
+                "bad value '{v}' for key 'selectivity' of engine '{}': {e}",
+                spec.name
+            ))
+        })?;
     }
     Ok((config, eval))
 }

@@ -388,10 +388,9 @@ fn index_by_deep(pairs: &[CutPair]) -> Vec<(u16, u16, u8)> {
             }
             // The deepest fitted depth of the same parity, shallow depths shifted.
             let source = (1..=max).rev().find(|&f| (d - f) % 2 == 0 && range(f).is_some());
-            match source.and_then(|f| range(f).map(|(s, e)| (s, e, d - f))) {
-                Some(x) => x,
-                None => (0, 0, 0),
-            }
+            source
+                .and_then(|f| range(f).map(|(s, e)| (s, e, d - f)))
+                .unwrap_or_default()
         })
         .collect()
 }

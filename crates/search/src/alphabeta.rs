@@ -19,6 +19,14 @@
 //! beta and an upper bound at or below alpha cut; otherwise, at a non-PV node, a lower bound
 //! raises alpha and an upper bound lowers beta. Scores are stored relative to the node's
 //! original window, so every stored bound is true.
+//!
+//! # Selective search
+//! With a selectivity level and a cut table (`Worker::cuts`), a non-PV node with
+//! `depth < empties` first tries the table's shallow searches for its depth (`probcut`): a
+//! null-window search at the shallow bound that predicts the deep value at or above beta with
+//! the level's confidence cuts with beta, one at the bound for alpha cuts with alpha. Such a
+//! node's entries are stored with the selective mark of the depth byte (`table_depth`) and a
+//! full-width search never takes them as bounds (`entry_serves`).
 
 use crate::heuristics::NO_SQUARE;
 use crate::kernel::Kernel;
@@ -148,10 +156,10 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
             }
         }
 
-        if let Some((cuts, t)) = self.cuts.filter(|_| selective_node && !pv_node) {
-            if let Some(v) = self.probcut::<G>(cuts, t, p, o, depth, empties, alpha, beta, ply) {
-                return v;
-            }
+        if let Some((cuts, t)) = self.cuts.filter(|_| selective_node && !pv_node)
+            && let Some(v) = self.probcut::<G>(cuts, t, p, o, depth, empties, alpha, beta, ply)
+        {
+            return v;
         }
 
         let color = self.color_at(ply) as usize;

@@ -81,7 +81,8 @@ pub fn positions(a: &CutsArgs) -> Vec<Position> {
                 .into_iter()
                 .enumerate()
                 .filter(|(i, p)| {
-                    (*i as u32 + g) % a.stride == 0 && (a.min_empties..=a.max_empties).contains(&p.empty_count())
+                    (*i as u32 + g).is_multiple_of(a.stride)
+                        && (a.min_empties..=a.max_empties).contains(&p.empty_count())
                 })
                 .map(|(_, p)| p),
         );

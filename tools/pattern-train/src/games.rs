@@ -183,13 +183,18 @@ pub fn play_game(config: &GamesConfig, index: u32, searcher: &mut Searcher<SelfP
     Game { game: index, moves }
 }
 
-/// A searcher for self-play with the evaluation `eval`, no endgame solving.
+/// A searcher for self-play with the evaluation `eval`, no endgame solving, full width (so the
+/// games do not depend on the search's default selectivity).
 pub fn self_play_searcher(eval: PlayEval) -> Searcher<SelfPlayEval> {
     let eval = match eval {
         PlayEval::Hand => SelfPlayEval::Hand(WeightedEval::default()),
         PlayEval::Pattern => SelfPlayEval::Pattern(Box::default()),
     };
-    Searcher::new(eval, SearchConfig::default().with_tt_mib(4).with_endgame_empties(0))
+    let config = SearchConfig::default()
+        .with_tt_mib(4)
+        .with_endgame_empties(0)
+        .with_selectivity(othello_search::Selectivity::Off);
+    Searcher::new(eval, config)
 }
 
 /// How the moves of `config`'s games are chosen, as recorded in each line.

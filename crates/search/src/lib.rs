@@ -25,8 +25,9 @@
 //! - **Selectivity** ([`Selectivity`], [`SearchConfig::selectivity`]) is part of the question:
 //!   with a level on and an evaluation that has a cut table
 //!   ([`Evaluator::cut_table`](othello_eval::Evaluator::cut_table)), a non-PV node at
-//!   `depth < empties` with a pair in the table may be cut when a shallow search predicts its value beyond the
-//!   window (multi-ProbCut, module [`probcut`] fits the model), and values are those of that
+//!   `depth < empties` with a pair in the table may be cut when a shallow search predicts its
+//!   value beyond the window (multi-ProbCut, module [`probcut`] fits the model), and values are
+//!   those of that
 //!   selective search; with `Selectivity::Off` (or no cut table, or not 8x8) they are the plain
 //!   minimax values. A selective table entry never serves a full-width search. A search that
 //!   reaches every end of the game tries no cut, so exact results stay exact.

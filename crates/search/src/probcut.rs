@@ -1,6 +1,6 @@
 //! Fitting the cut model of selective search: [`collect`] searches sample positions full-width
 //! and keeps the value of every depth, [`fit`] turns those values into a
-//! [`CutTable`](othello_eval::CutTable) (for each depth pair and phase, least squares of the
+//! [`othello_eval::CutTable`] (for each depth pair and phase, least squares of the
 //! deep value on the shallow one; `sigma` is the residual RMS).
 //!
 //! The values come from the search the table will serve: the same evaluation, and the same

@@ -63,7 +63,7 @@ fn weights_seeds_are_valid_files() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus/weights");
     let read = |name: &str| std::fs::read(dir.join(name)).unwrap();
     let v2 = othello_pattern::Weights::from_bytes(&read("seed-v2-1-phase-two-sections")).unwrap();
-    assert_eq!(v2.section(*b"CUTS"), Some(&[1u8, 2, 3, 4, 5, 6, 7, 8][..]));
+    assert_eq!(v2.section(*b"XTRA"), Some(&[1u8, 2, 3, 4, 5, 6, 7, 8][..]));
     assert_eq!(v2.section(*b"ZZZZ"), Some(&b"abc"[..]));
     let v1 = othello_pattern::Weights::from_bytes(&read("seed-v1-set-2-1-phase")).unwrap();
     assert_eq!(v1, othello_pattern::Weights::zero(1, 100).unwrap());

@@ -26,7 +26,9 @@
 
 mod limits;
 mod player;
+mod selectivity;
 
 pub use limits::{GameClock, Limits, MAX_RESERVE, TimeLimit, allocate};
 pub use othello_rules::{Move, Position};
 pub use player::{MctsFigures, Player, Progress, RandomPlayer, Reply};
+pub use selectivity::{LEVEL_CONFIDENCES, ParseSelectivityError, Selectivity};

@@ -1,7 +1,7 @@
 //! The [`Player`] trait, its [`Reply`] (with [`MctsFigures`] for tree searches), the
 //! [`Progress`] a player reports while it thinks, and the seeded [`RandomPlayer`].
 
-use crate::Limits;
+use crate::{Limits, Selectivity};
 use othello_rules::{Move, Position};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -34,6 +34,9 @@ pub struct Reply {
     /// The figures of a Monte Carlo tree search (playouts, the chosen move's visits and mean
     /// result); `None` for other players.
     pub mcts: Option<MctsFigures>,
+    /// The selectivity the answer was searched at ([`Selectivity::Off`] for a full-width or
+    /// exact search, and for players that do not prune by a cut model).
+    pub selectivity: Selectivity,
 }
 
 /// What a Monte Carlo tree search knows about its choice, in a [`Reply`]. Its node count (the
@@ -87,6 +90,8 @@ pub struct Progress {
     pub time: Duration,
     /// The expected line at that depth, starting with the best move.
     pub pv: Vec<Move>,
+    /// The selectivity the step was searched at ([`Selectivity::Off`] when full-width).
+    pub selectivity: Selectivity,
 }
 
 impl Progress {
@@ -99,6 +104,7 @@ impl Progress {
             nodes: 0,
             time: Duration::ZERO,
             pv: Vec::new(),
+            selectivity: Selectivity::Off,
         }
     }
 
@@ -122,6 +128,13 @@ impl Progress {
         self.pv = pv;
         self
     }
+
+    /// Sets the selectivity.
+    #[must_use]
+    pub fn with_selectivity(mut self, selectivity: Selectivity) -> Progress {
+        self.selectivity = selectivity;
+        self
+    }
 }
 
 impl Reply {
@@ -137,6 +150,7 @@ impl Reply {
             pv: Vec::new(),
             root_moves: Vec::new(),
             mcts: None,
+            selectivity: Selectivity::Off,
         }
     }
 
@@ -173,6 +187,13 @@ impl Reply {
     #[must_use]
     pub fn with_pv(mut self, pv: Vec<Move>) -> Reply {
         self.pv = pv;
+        self
+    }
+
+    /// Sets the selectivity.
+    #[must_use]
+    pub fn with_selectivity(mut self, selectivity: Selectivity) -> Reply {
+        self.selectivity = selectivity;
         self
     }
 

@@ -56,6 +56,7 @@
 
 mod bits;
 mod features;
+pub mod probcut;
 mod text;
 mod weight;
 mod weighted;
@@ -64,6 +65,7 @@ pub use features::{
     Corners, Discs, Feature, Mobility, Parity, PotentialMobility, Stability, XcSquares, corners, mobility, parity,
     potential_mobility, stable_discs, xc_squares,
 };
+pub use probcut::{CutModel, CutTable, CutTableError};
 pub use text::ParseEvalError;
 pub use weight::Weight;
 pub use weighted::WeightedEval;
@@ -82,12 +84,27 @@ pub const CENTI_DISCS_PER_UNIT: i32 = 100;
 pub trait Evaluator: Send + Sync {
     /// The score of `pos` for its side to move, in centi-discs.
     fn evaluate(&self, pos: &Position) -> i32;
+
+    /// The cut model of selective search with this evaluation ([`CutTable`]: how well its
+    /// shallow searches predict its deep ones), if it has one. A search runs selectively only
+    /// with an evaluation that has a table; the default is none, so hand features
+    /// ([`WeightedEval`]), mixes of evaluations and evaluations of 4x4 and 6x6 boards search
+    /// full-width whatever the selectivity asked. A table is fitted for one evaluation and one
+    /// horizon rule (`othello-train cuts`); another evaluation's would mislead.
+    fn cut_table(&self) -> Option<&CutTable> {
+        None
+    }
 }
 
 impl<E: Evaluator + ?Sized> Evaluator for &E {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
         (**self).evaluate(pos)
+    }
+
+    #[inline]
+    fn cut_table(&self) -> Option<&CutTable> {
+        (**self).cut_table()
     }
 }
 
@@ -96,11 +113,21 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
     fn evaluate(&self, pos: &Position) -> i32 {
         (**self).evaluate(pos)
     }
+
+    #[inline]
+    fn cut_table(&self) -> Option<&CutTable> {
+        (**self).cut_table()
+    }
 }
 
 impl<E: Evaluator + ?Sized> Evaluator for std::sync::Arc<E> {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
         (**self).evaluate(pos)
+    }
+
+    #[inline]
+    fn cut_table(&self) -> Option<&CutTable> {
+        (**self).cut_table()
     }
 }

@@ -28,7 +28,7 @@
 //! falls back to the disc difference).
 //!
 //! ```
-//! use othello_eval::Evaluator;
+//! use othello_eval::{CutTable, Evaluator};
 //! use othello_pattern::{PatternEval, Weights};
 //! use othello_rules::{BoardSize, Position};
 //!
@@ -52,7 +52,7 @@ pub mod weights;
 pub use set::{Layout, PATTERN_SET_ID, PATTERNS, Pattern};
 pub use weights::{Weights, WeightsError};
 
-use othello_eval::Evaluator;
+use othello_eval::{CutTable, Evaluator};
 use othello_rules::{BoardSize, Position, Symmetry};
 use std::sync::{Arc, OnceLock};
 
@@ -229,6 +229,8 @@ pub struct PatternEval {
     globals: u32,
     scale: i32,
     extraction: Extraction,
+    /// The cut table of selective search, if any.
+    cuts: Option<Arc<CutTable>>,
 }
 
 impl Default for PatternEval {
@@ -288,7 +290,10 @@ fn ternary(p: u64, o: u64) -> u32 {
 }
 
 impl PatternEval {
-    /// An evaluator with these weights.
+    /// An evaluator with these weights, and their cut table for selective search when the
+    /// file has one (the section [`weights::CUTS_TAG`], checked when the file was read; a
+    /// section that is not a cut table, possible only through [`Weights::with_section`], is
+    /// left out).
     pub fn new(weights: &Weights) -> PatternEval {
         let per = weights::per_phase() as u32;
         let mut phase_base = [0u32; 61];
@@ -316,7 +321,20 @@ impl PatternEval {
             globals: layout().globals,
             scale: weights.scale() as i32,
             extraction: Extraction::best(),
+            cuts: weights
+                .section(weights::CUTS_TAG)
+                .and_then(|b| CutTable::from_bytes(b).ok())
+                .map(Arc::new),
         }
+    }
+
+    /// The same evaluator with another cut table for selective search (returned by
+    /// [`Evaluator::cut_table`]). Weights files carry their own (`othello-train cuts` fits one
+    /// and writes it into the file).
+    #[must_use]
+    pub fn with_cut_table(mut self, cuts: CutTable) -> PatternEval {
+        self.cuts = Some(Arc::new(cuts));
+        self
     }
 
     /// Loads a weights file.
@@ -537,6 +555,12 @@ impl Evaluator for PatternEval {
             (i64::from(raw) * 100 / i64::from(self.scale)) as i32
         };
         cd.clamp(-6400, 6400)
+    }
+
+    /// The cut table of the weights file or of [`PatternEval::with_cut_table`] (the default evaluator's
+    /// embedded one). It is fitted on 8x8; the search is full-width on other sizes.
+    fn cut_table(&self) -> Option<&CutTable> {
+        self.cuts.as_deref()
     }
 }
 

@@ -800,3 +800,32 @@ fn quadrant_entry_avx512_matches_the_folds() {
     }
     assert_eq!(seen.iter().filter(|&&s| s).count(), 15);
 }
+
+/// The embedded cut table loads, belongs to the default evaluator only, and covers the usual
+/// pairs from deep depth 3 with a positive slope and a plausible error (at most 20 discs).
+#[test]
+fn embedded_cut_table_loads() {
+    use othello_eval::CutTable;
+    let w = Weights::from_bytes(DEFAULT_WEIGHTS).unwrap();
+    let t = CutTable::from_bytes(
+        w.section(crate::weights::CUTS_TAG)
+            .expect("the default has a cut table"),
+    )
+    .unwrap();
+    assert_eq!(PatternEval::default().cut_table(), Some(&t));
+    assert_eq!(PatternEval::new(&w).cut_table(), Some(&t));
+    // Weights without the section have none; with_cut_table gives one.
+    let bare = Weights::new(w.phases(), w.scale(), w.values().to_vec()).unwrap();
+    assert!(PatternEval::new(&bare).cut_table().is_none());
+    assert_eq!(PatternEval::new(&bare).with_cut_table(t.clone()).cut_table(), Some(&t));
+    // A CUTS section that is not a cut table is refused when the file is read.
+    let bad = bare.with_section(crate::weights::CUTS_TAG, vec![1, 2, 3]).to_bytes();
+    assert!(matches!(Weights::from_bytes(&bad), Err(WeightsError::CutTable(_))));
+    assert!(t.pairs_for(3).count() >= 1 && t.pairs_for(12).count() >= 1);
+    for (deep, shallow, models) in t.pairs() {
+        assert!(shallow < deep);
+        for m in models {
+            assert!(m.a > 0 && (1..=2000).contains(&m.sigma), "{deep} {shallow} {m:?}");
+        }
+    }
+}

@@ -44,6 +44,11 @@ use crate::set::{PATTERN_SET_1, PATTERN_SET_ID, PATTERNS};
 use std::path::Path;
 use std::sync::OnceLock;
 
+/// The tag of the section holding the cut table of selective search
+/// ([`othello_eval::CutTable`]'s file form), fitted for these weights (`othello-train cuts`).
+/// [`Weights::from_bytes`] checks it; [`crate::PatternEval::new`] hands it to the search.
+pub const CUTS_TAG: [u8; 4] = *b"CUTS";
+
 /// The file's first eight bytes.
 pub const MAGIC: [u8; 8] = *b"OTHPATW\0";
 /// The format version this crate writes (it reads [`FORMAT_VERSION_1`] too).
@@ -226,6 +231,9 @@ pub enum WeightsError {
         /// That configuration's weight.
         tied_value: i16,
     },
+    /// The `CUTS` section (the cut table of selective search) is not a cut table.
+    #[error("bad cut table in section CUTS: {0}")]
+    CutTable(othello_eval::CutTableError),
     /// Building weights in memory with the wrong number of values.
     #[error("expected {expected} weights for {phases} phases, got {found}")]
     Count {
@@ -458,6 +466,9 @@ impl Weights {
             v
         };
         check_ties(&values)?;
+        if let Some((_, bytes)) = sections.iter().find(|(tag, _)| *tag == CUTS_TAG) {
+            othello_eval::CutTable::from_bytes(bytes).map_err(WeightsError::CutTable)?;
+        }
         Ok(Weights {
             phases,
             scale,

@@ -19,13 +19,21 @@
 //! beta and an upper bound at or below alpha cut; otherwise, at a non-PV node, a lower bound
 //! raises alpha and an upper bound lowers beta. Scores are stored relative to the node's
 //! original window, so every stored bound is true.
+//!
+//! # Selective search
+//! With a selectivity level and a cut table (`Worker::cuts`), a non-PV node with
+//! `depth < empties` first tries the table's shallow searches for its depth (`probcut`): a
+//! null-window search at the shallow bound that predicts the deep value at or above beta with
+//! the level's confidence cuts with beta, one at the bound for alpha cuts with alpha. Such a
+//! node's entries are stored with the selective mark of the depth byte (`table_depth`) and a
+//! full-width search never takes them as bounds (`entry_serves`).
 
 use crate::heuristics::NO_SQUARE;
 use crate::kernel::Kernel;
 use crate::ordering::{MovePicker, OrderingHints};
-use crate::score::INFINITY;
+use crate::score::{EVAL_LIMIT, INFINITY};
 use crate::worker::Worker;
-use othello_eval::Evaluator;
+use othello_eval::{CutTable, Evaluator};
 use othello_rules::{Move, Square};
 use othello_table::Table;
 use othello_table::{Bound, BusySet};
@@ -47,6 +55,28 @@ pub(crate) const BUSY_MIN_DEPTH: u32 = 4;
 /// History ordering costs a selection step per move; below this depth the moves go in
 /// square-index order after the table move and the killers (measured).
 pub(crate) const HISTORY_MIN_DEPTH: u32 = 2;
+
+/// The table's depth byte: the draft and whether the value is selective, `draft << 1 | 1`
+/// for a full-width value and `draft << 1` for a selective one (a cut may have been taken in
+/// its subtree), so the replacement's order by depth byte is the drafts' order, full-width
+/// first among equal drafts, and a full-width search keeps exactly the bytes' former order.
+#[inline]
+pub(crate) fn table_depth(draft: u32, selective: bool) -> u8 {
+    (draft << 1 | u32::from(!selective)) as u8
+}
+
+/// Whether a table entry with depth byte `byte` settles (as a bound) a node of `draft` in a
+/// selective (`selective`) or full-width search: the same draft, and full-width unless the
+/// search is selective. A selective entry never serves a full-width search. (The level of a
+/// selective entry is the searcher's: it clears the table when the selectivity changes.)
+#[inline]
+pub(crate) fn entry_serves(byte: u8, draft: u32, selective: bool) -> bool {
+    if selective {
+        u32::from(byte >> 1) == draft
+    } else {
+        u32::from(byte) == draft << 1 | 1
+    }
+}
 
 impl<E: Evaluator, T: Table> Worker<'_, E, T> {
     /// The fail-soft value of `(p, o)` searched `depth` discs deep in the window
@@ -92,7 +122,11 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
 
         let pv_node = beta - alpha > 1;
         let (orig_alpha, orig_beta) = (alpha, beta);
-        let draft = depth.min((self.mask & !(p | o)).count_ones());
+        let empties = (self.mask & !(p | o)).count_ones();
+        let draft = depth.min(empties);
+        // A selective value: a cut may be tried in this node's subtree (`depth - empties` is
+        // the same all along a line, so only when it is negative here).
+        let selective_node = self.cuts.is_some() && depth < empties;
         let mut table_move = None;
         let table = self.table.filter(|_| depth >= TABLE_MIN_DEPTH);
         if let Some(table) = table {
@@ -100,7 +134,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
             if let Some(e) = table.probe(p, o) {
                 self.stats.tt_hits += 1;
                 table_move = e.best_move.and_then(Move::square).map(|s| s.index() as u8);
-                if u32::from(e.depth) == draft {
+                if entry_serves(e.depth, draft, self.cuts.is_some()) {
                     let s = i32::from(e.score);
                     let cut = match e.bound {
                         Bound::Exact => !pv_node || s <= alpha || s >= beta,
@@ -120,6 +154,12 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
                     }
                 }
             }
+        }
+
+        if let Some((cuts, t)) = self.cuts.filter(|_| selective_node && !pv_node)
+            && let Some(v) = self.probcut::<G>(cuts, t, p, o, depth, empties, alpha, beta, ply)
+        {
+            return v;
         }
 
         let color = self.color_at(ply) as usize;
@@ -223,9 +263,62 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
                 (Bound::Exact, Square::from_index(best_sq).map(Move::Place))
             };
             // Scores are within +-EVAL_LIMIT (30000) and drafts within 64: both fit.
-            table.store(p, o, draft as u8, best as i16, bound, mv);
+            table.store(p, o, table_depth(draft, selective_node), best as i16, bound, mv);
         }
         best
+    }
+
+    /// A probable cut-off (multi-ProbCut): for each shallow depth of the cut table's pairs
+    /// for `depth` (increasing), a null-window shallow search at the bound that predicts the
+    /// deep value at or above `beta` with confidence `t` (then `Some(beta)`), then at the bound
+    /// that predicts it at or below `alpha` (then `Some(alpha)`). A bound beyond every score
+    /// the shallow search can return is not searched. `None`: search the node.
+    #[allow(clippy::too_many_arguments, reason = "the node's state is passed unpacked")]
+    #[inline(always)]
+    fn probcut<G: Kernel>(
+        &mut self,
+        cuts: &CutTable,
+        t: u32,
+        p: u64,
+        o: u64,
+        depth: u32,
+        empties: u32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let phase = cuts.phase(empties);
+        let reachable = |b: i64| b > -i64::from(EVAL_LIMIT) && b <= i64::from(EVAL_LIMIT);
+        for (shallow, models) in cuts.pairs_for(depth) {
+            let model = models[phase];
+            let high = model.fail_high_bound(beta, t);
+            if reachable(high) {
+                let high = high as i32;
+                self.stats.probcut_tries += 1;
+                let v = G::search(self, p, o, shallow, high - 1, high, ply);
+                if self.aborted {
+                    return Some(0);
+                }
+                if v >= high {
+                    self.stats.probcuts += 1;
+                    return Some(beta);
+                }
+            }
+            let low = model.fail_low_bound(alpha, t);
+            if reachable(low + 1) {
+                let low = low as i32;
+                self.stats.probcut_tries += 1;
+                let v = G::search(self, p, o, shallow, low, low + 1, ply);
+                if self.aborted {
+                    return Some(0);
+                }
+                if v <= low {
+                    self.stats.probcuts += 1;
+                    return Some(alpha);
+                }
+            }
+        }
+        None
     }
 
     /// A node at depth 0 without quiescence: what [`Worker::search`] computes for it, inline.
@@ -249,5 +342,30 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         } else {
             self.evaluate(p, o, ply)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The depth byte keeps the drafts' order (full-width first among equal drafts), a
+    /// full-width search reads only full-width entries of its draft, a selective one both kinds.
+    #[test]
+    fn table_depth_bytes() {
+        for d in 0..=60u32 {
+            assert!(table_depth(d, true) < table_depth(d, false));
+            if d > 0 {
+                assert!(table_depth(d - 1, false) < table_depth(d, true));
+            }
+            for e in 0..=60u32 {
+                for sel in [false, true] {
+                    let byte = table_depth(e, sel);
+                    assert_eq!(entry_serves(byte, d, false), e == d && !sel, "{e} {sel} read at {d}");
+                    assert_eq!(entry_serves(byte, d, true), e == d, "{e} {sel} read selectively at {d}");
+                }
+            }
+        }
+        assert_eq!(table_depth(60, false), 121);
     }
 }

@@ -243,6 +243,11 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
             time: clock.elapsed(),
             pv: out.pv.clone(),
             exact,
+            selectivity: if exact {
+                crate::Selectivity::Off
+            } else {
+                worker.selectivity
+            },
         });
         move_to_front(&mut order, out.best);
         scores.push(out.score);

@@ -90,6 +90,7 @@ pub(crate) fn solve<T: Table>(
         time,
         pv: pv.clone(),
         exact: true,
+        selectivity: crate::Selectivity::Off,
     });
     Some(SearchResult {
         best_move,
@@ -100,6 +101,7 @@ pub(crate) fn solve<T: Table>(
         time,
         pv,
         exact: true,
+        selectivity: crate::Selectivity::Off,
         stats: SearchStats {
             nodes,
             time,

@@ -22,6 +22,15 @@
 //!   a search and makes values path-independent. At the root, among moves of equal value, the
 //!   lowest square index wins, whatever the move order: the move does not depend on the
 //!   ordering, the table or the threads either.
+//! - **Selectivity** ([`Selectivity`], [`SearchConfig::selectivity`]) is part of the question:
+//!   with a level on and an evaluation that has a cut table
+//!   ([`Evaluator::cut_table`](othello_eval::Evaluator::cut_table)), a non-PV node at
+//!   `depth < empties` with a pair in the table may be cut when a shallow search predicts its
+//!   value beyond the window (multi-ProbCut, module [`probcut`] fits the model), and values are
+//!   those of that
+//!   selective search; with `Selectivity::Off` (or no cut table, or not 8x8) they are the plain
+//!   minimax values. A selective table entry never serves a full-width search. A search that
+//!   reaches every end of the game tries no cut, so exact results stay exact.
 //! - **Iterations**: depth 1, 2, ..., each reported when complete. A partial iteration never
 //!   replaces a completed one, except for a move proven better than the previous best move by
 //!   completed searches of the aborted iteration (its score is then that iteration's, and
@@ -72,6 +81,7 @@ mod heuristics;
 mod kernel;
 mod limits;
 pub mod ordering;
+pub mod probcut;
 mod pv;
 pub mod quiescence;
 pub mod reference;
@@ -85,6 +95,7 @@ mod worker;
 
 pub use config::{Algorithm, SearchConfig};
 pub use othello_engine::{GameClock, Limits, Player, Progress, Reply, TimeLimit};
+pub use othello_engine::{LEVEL_CONFIDENCES, ParseSelectivityError, Selectivity};
 pub use othello_rules::{Move, Position};
 pub use reference::{Horizon, minimax, negamax};
 pub use result::{Iteration, SearchResult};

@@ -1,6 +1,6 @@
 //! [`Iteration`] and [`SearchResult`]: what a search reports.
 
-use crate::SearchStats;
+use crate::{SearchStats, Selectivity};
 use othello_rules::Move;
 use std::time::Duration;
 
@@ -23,6 +23,9 @@ pub struct Iteration {
     pub pv: Vec<Move>,
     /// Whether the score is the exact game-theoretic value (the depth reached every end).
     pub exact: bool,
+    /// The selectivity the iteration was searched at (`Off` when full-width, exact solves
+    /// included).
+    pub selectivity: Selectivity,
 }
 
 /// The answer of [`Searcher::search`](crate::Searcher::search).
@@ -45,6 +48,10 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
     /// Whether `score` is the exact final result under perfect play.
     pub exact: bool,
+    /// The selectivity the search ran at: [`SearchConfig::selectivity`](crate::SearchConfig)
+    /// when the search could be selective, `Off` when it was full-width (an evaluation without
+    /// a cut table, a board other than 8x8, a reference algorithm, an exact solve).
+    pub selectivity: Selectivity,
     /// Counters (all threads).
     pub stats: SearchStats,
     /// With [`SearchConfig::multi_pv`](crate::SearchConfig::multi_pv): every root move and its

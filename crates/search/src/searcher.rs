@@ -7,7 +7,7 @@ use crate::limits::Clock;
 use crate::score::{final_value, leaf_value};
 use crate::threads::with_helpers;
 use crate::worker::Worker;
-use crate::{Iteration, Limits, SearchConfig, SearchResult, SearchStats};
+use crate::{Iteration, Limits, SearchConfig, SearchResult, SearchStats, Selectivity};
 use othello_endgame::Solver;
 use othello_engine::{Player, Progress, Reply};
 use othello_eval::Evaluator;
@@ -41,7 +41,8 @@ pub struct Searcher<E: Evaluator, T: Table = TranspositionTable> {
     table_mib: usize,
     /// The horizon rule the table's values were computed under: a value depends on it as well
     /// as on the position (the board size is part of the table's key, so sizes share a table).
-    table_quiescence: Option<bool>,
+    /// The selectivity too: a selective entry serves only a search at its level.
+    table_quiescence: Option<(bool, Selectivity)>,
     heuristics: Heuristics,
     helper_heuristics: Vec<Heuristics>,
     /// The endgame solver, created on first use, on its own table of type `T`.
@@ -115,9 +116,11 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
         }
     }
 
-    /// Makes the table match the configuration: its size, and the horizon rule its values
-    /// were computed under (a change of the quiescence setting clears it). A change of board
-    /// size needs nothing: the size is part of the table's key.
+    /// Makes the table match the configuration: its size, and the horizon rule and the
+    /// selectivity its values were computed under (a change of the quiescence setting or of
+    /// the selectivity clears it: a selective entry never serves a less selective search). A
+    /// change of board size needs nothing: the size is part of the table's key, and searches
+    /// of other sizes are full-width.
     fn prepare_table(&mut self) {
         if !self.config.algorithm.prunes() || self.config.tt_mib == 0 {
             return;
@@ -128,9 +131,10 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
             self.table_quiescence = None;
         }
         let table = self.table.as_ref().expect("allocated above");
-        if self.table_quiescence != Some(self.config.quiescence) {
+        let rule = (self.config.quiescence, self.config.selectivity);
+        if self.table_quiescence != Some(rule) {
             table.clear();
-            self.table_quiescence = Some(self.config.quiescence);
+            self.table_quiescence = Some(rule);
         }
         table.new_search();
     }
@@ -242,7 +246,12 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
             exact: false,
             values: Vec::new(),
         });
-        result(&pos, done, stats, config.multi_pv)
+        let selectivity = if done.exact {
+            Selectivity::Off
+        } else {
+            crate::worker::effective_selectivity(&self.eval, &config, &pos)
+        };
+        result(&pos, done, stats, config.multi_pv, selectivity)
     }
 }
 
@@ -277,6 +286,7 @@ fn finished(pos: &Position, clock: &Clock) -> SearchResult {
         time,
         pv: Vec::new(),
         exact: true,
+        selectivity: Selectivity::Off,
         stats: SearchStats {
             time,
             ..SearchStats::default()
@@ -285,7 +295,13 @@ fn finished(pos: &Position, clock: &Clock) -> SearchResult {
     }
 }
 
-fn result(pos: &Position, done: Completed, stats: SearchStats, multi_pv: bool) -> SearchResult {
+fn result(
+    pos: &Position,
+    done: Completed,
+    stats: SearchStats,
+    multi_pv: bool,
+    selectivity: Selectivity,
+) -> SearchResult {
     SearchResult {
         best_move: done.best,
         score: done.score,
@@ -295,6 +311,7 @@ fn result(pos: &Position, done: Completed, stats: SearchStats, multi_pv: bool) -
         time: stats.time,
         pv: done.pv,
         exact: done.exact,
+        selectivity,
         stats,
         root_moves: if multi_pv { done.values } else { Vec::new() },
     }
@@ -336,6 +353,7 @@ fn progress(it: &Iteration) -> Progress {
         .with_nodes(it.nodes)
         .with_time(it.time)
         .with_pv(it.pv.clone())
+        .with_selectivity(it.selectivity)
 }
 
 /// A search result as the player layer's [`Reply`].
@@ -346,5 +364,6 @@ fn reply(r: SearchResult) -> Reply {
         .with_nodes(r.nodes)
         .with_time(r.time)
         .with_pv(r.pv)
+        .with_selectivity(r.selectivity)
         .with_root_moves(r.root_moves)
 }

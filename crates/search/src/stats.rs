@@ -25,6 +25,10 @@ pub struct SearchStats {
     pub tt_cutoffs: u64,
     /// Nodes searched below the horizon by quiescence.
     pub quiescence_nodes: u64,
+    /// Shallow searches of selective search (ProbCut) tried.
+    pub probcut_tries: u64,
+    /// Nodes cut by selective search (a shallow search put them beyond the window).
+    pub probcuts: u64,
     /// Wall-clock time of the search.
     pub time: Duration,
 }
@@ -56,5 +60,7 @@ impl std::ops::AddAssign<&SearchStats> for SearchStats {
         self.tt_hits += other.tt_hits;
         self.tt_cutoffs += other.tt_cutoffs;
         self.quiescence_nodes += other.quiescence_nodes;
+        self.probcut_tries += other.probcut_tries;
+        self.probcuts += other.probcuts;
     }
 }

@@ -4,8 +4,8 @@ use crate::heuristics::Heuristics;
 use crate::limits::Clock;
 use crate::pv::PvTable;
 use crate::score::{DISC, leaf_value};
-use crate::{SearchConfig, SearchStats};
-use othello_eval::Evaluator;
+use crate::{SearchConfig, SearchStats, Selectivity};
+use othello_eval::{CutTable, Evaluator};
 use othello_rules::movegen::{self, Backend};
 use othello_rules::{BoardSize, Color, Position, final_score};
 use othello_table::{BoardTable, Table};
@@ -26,6 +26,11 @@ pub(crate) struct Worker<'a, E: Evaluator, T: Table> {
     pub(crate) killers: bool,
     pub(crate) history: bool,
     pub(crate) mobility: bool,
+    /// The cut table and the confidence (hundredths of sigma) of a selective search; `None`
+    /// when full-width (see [`Worker::selectivity`]).
+    pub(crate) cuts: Option<(&'a CutTable, u32)>,
+    /// The selectivity in effect (`Off` when `cuts` is `None`).
+    pub(crate) selectivity: Selectivity,
     /// The move-generation back end whose copy of the recursion runs (`kernel.rs`).
     pub(crate) backend: Backend,
     pub(crate) size: BoardSize,
@@ -60,6 +65,8 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
         node_budget: u64,
     ) -> Worker<'a, E, T> {
         let size = pos.size();
+        let selectivity = effective_selectivity(eval, config, pos);
+        let cuts = selectivity.confidence().and_then(|t| eval.cut_table().map(|c| (c, t)));
         Worker {
             eval,
             table: table.filter(|_| config.algorithm.prunes()).map(|t| t.for_size(size)),
@@ -69,6 +76,8 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
             killers: config.killers,
             history: config.history,
             mobility: config.mobility_ordering,
+            cuts,
+            selectivity,
             backend: movegen::backend(),
             size,
             mask: size.mask().0,
@@ -123,5 +132,19 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
     #[inline]
     pub(crate) fn final_value(&self, p: u64, o: u64) -> i32 {
         final_score(p.count_ones(), o.count_ones(), self.squares) * DISC
+    }
+}
+
+/// The selectivity a search of `pos` runs at: the configuration's with a pruning algorithm, an
+/// evaluation that has a cut table and an 8x8 board; `Off` otherwise.
+pub(crate) fn effective_selectivity<E: Evaluator>(eval: &E, config: &SearchConfig, pos: &Position) -> Selectivity {
+    if !config.selectivity.is_off()
+        && config.algorithm.prunes()
+        && eval.cut_table().is_some()
+        && pos.size() == BoardSize::Eight
+    {
+        config.selectivity
+    } else {
+        Selectivity::Off
     }
 }

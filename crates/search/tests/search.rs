@@ -63,8 +63,11 @@ fn random_positions(size: BoardSize, count: usize, plies: std::ops::Range<usize>
     out
 }
 
+/// Full-width: these tests compare with plain minimax (selective search has its own tests in
+/// `selective.rs`).
 fn config(algorithm: Algorithm, tt_mib: usize) -> SearchConfig {
     SearchConfig::default()
+        .with_selectivity(othello_search::Selectivity::Off)
         .with_algorithm(algorithm)
         .with_tt_mib(tt_mib)
         .with_endgame_empties(0)

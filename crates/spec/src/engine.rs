@@ -9,7 +9,7 @@ use crate::{Spec, SpecError, SpecEval};
 use othello_engine::{Limits, Player, Progress, RandomPlayer, Reply, TimeLimit};
 use othello_mcts::{Mcts, MctsConfig, PlayoutPolicy};
 use othello_rules::{BoardSize, Move, Position};
-use othello_search::{Algorithm, SearchConfig, Searcher};
+use othello_search::{Algorithm, SearchConfig, Searcher, Selectivity};
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -28,6 +28,7 @@ pub const SEARCH_KEYS: &[&str] = &[
     "mobility",
     "aspiration",
     "endgame",
+    "selectivity",
 ];
 /// Keys of the MCTS engine.
 pub const MCTS_KEYS: &[&str] = &[
@@ -155,6 +156,11 @@ pub fn search_config(spec: &mut Spec, algorithm: Algorithm) -> Result<(SearchCon
     }
     if let Some(e) = spec.get::<u32>("endgame", "a number of empty squares")? {
         config.endgame_empties = e;
+    }
+    if let Some(v) = spec.raw("selectivity") {
+        config.selectivity = v
+            .parse::<Selectivity>()
+            .map_err(|e| SpecError::bad_value(&spec.name, "selectivity", &v, e.to_string()))?;
     }
     Ok((config, eval))
 }

@@ -9,7 +9,7 @@
 //! +232 +/- 70 at 50 ms a move against the hand features (docs/BENCHMARKS.md).
 
 use crate::SpecError;
-use othello_eval::{Evaluator, WeightedEval};
+use othello_eval::{CutTable, Evaluator, WeightedEval};
 use othello_pattern::PatternEval;
 use othello_rules::{BoardSize, Position};
 
@@ -44,6 +44,15 @@ impl Evaluator for SpecEval {
                     w.evaluate(pos)
                 }
             }
+        }
+    }
+
+    /// The pattern evaluation's cut table (the search uses it on 8x8 only); none for hand
+    /// features and mixes, which search full-width.
+    fn cut_table(&self) -> Option<&CutTable> {
+        match self {
+            SpecEval::Pattern(p, None) | SpecEval::Auto(p, _) => p.cut_table(),
+            SpecEval::Weighted(_) | SpecEval::Pattern(_, Some(_)) => None,
         }
     }
 }

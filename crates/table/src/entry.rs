@@ -7,12 +7,16 @@
 //! | 0..8   | `player`     | discs of the side to move (the key, first half)                  |
 //! | 8..16  | `opponent`   | discs of the other side (the key, second half)                   |
 //! | 16..18 | `score`      | `i16`, little end first in the data word (bits 0..16)            |
-//! | 18     | `depth`      | draft the score was searched to (bits 16..24)                    |
+//! | 18     | `depth`      | draft the score was searched to (bits 16..24), as the caller codes it |
 //! | 19     | `best_move`  | [`Move::to_u8`] (0..64 square, 64 pass), 255 = none (bits 24..32) |
 //! | 20     | `generation` | the table's generation when stored (bits 32..40)                 |
 //! | 21     | `bound`      | 0 = empty slot, 1 = exact, 2 = lower, 3 = upper (bits 40..48)    |
 //! | 22     | `side`       | the board's side length, 4, 6 or 8 (bits 48..56): part of the key |
 //! | 23     | unused       | zero                                                             |
+//!
+//! The depth byte is the caller's: the table only orders entries by it for replacement (the
+//! lowest goes first). The midgame search stores `draft << 1 | 1` for a full-width value and
+//! `draft << 1` for a selective one; the endgame solver `empties << 2 | level`.
 //!
 //! Bytes 16..24 form one `u64` (the data word), so a slot is three machine words. The key is the
 //! whole side-relative position, so two different positions never share an entry: a hit is only

@@ -12,7 +12,7 @@ use crate::perft::round_ms;
 use crate::search_cmd::discs;
 use othello_rules::text::play_sequence;
 use othello_rules::{Move, Position, perft};
-use othello_search::{Algorithm, Limits, Searcher};
+use othello_search::{Algorithm, Limits, Searcher, Selectivity};
 use othello_spec::{SEARCH_KEYS, Spec, search_algorithm, search_config, search_limits};
 use serde_json::json;
 use std::str::FromStr;
@@ -34,6 +34,10 @@ pub struct BenchArgs {
     /// `eval=pattern`); its depth is `--depth`. The signature is that of the default `pvs`.
     #[arg(long, default_value = "pvs")]
     engine: String,
+    /// Selectivity of the search (`off`, a level 0 to 4, or `t1.80`: see the spec key
+    /// `selectivity`); the engine's default if omitted.
+    #[arg(long, conflicts_with = "perft")]
+    selectivity: Option<String>,
     /// Count perft leaves instead of searching (the rules-only workload).
     #[arg(long)]
     perft: bool,
@@ -139,6 +143,12 @@ pub fn run(args: &BenchArgs) -> CliResult {
     if let Some(mib) = args.hash {
         config.tt_mib = crate::input::check_hash(mib, "--hash")?;
     }
+    if let Some(s) = &args.selectivity {
+        config.selectivity = s
+            .parse::<Selectivity>()
+            .map_err(|e| input(format!("bad --selectivity '{s}': {e}")))?;
+    }
+    let selectivity = config.selectivity;
     let mut searcher = Searcher::new(eval, config);
     let bar = progress(positions.len() as u64, "positions", args.quiet);
     let mut total = 0u64;
@@ -192,13 +202,15 @@ pub fn run(args: &BenchArgs) -> CliResult {
     out.line(
         || {
             format!(
-                "bench: {}, depth {depth}, {total} nodes, {:.1} ms, {:.2} M nodes/s",
+                "bench: {}, depth {depth}{}, {total} nodes, {:.1} ms, {:.2} M nodes/s",
                 crate::output::count(positions.len(), "position", "positions"),
+                if args.perft { String::new() } else { format!(", selectivity {selectivity}") },
                 secs * 1e3,
                 nps as f64 / 1e6
             )
         },
-        || json!({"positions": positions.len(), "depth": depth, "nodes": total, "time_ms": round_ms(secs * 1e3), "nps": nps}),
+        || json!({"positions": positions.len(), "depth": depth, "selectivity": (!args.perft).then(|| selectivity.to_string()),
+            "nodes": total, "time_ms": round_ms(secs * 1e3), "nps": nps}),
     );
     Ok(())
 }

@@ -89,9 +89,10 @@ pub fn run(args: &SearchArgs) -> CliResult {
         out.line(
             || {
                 format!(
-                    "depth {:>2}{} score {:+7.2} nodes {:>12} time {:>9.1} ms nps {:>7.2} M pv {}",
+                    "depth {:>2}{} sel {:<3} score {:+7.2} nodes {:>12} time {:>9.1} ms nps {:>7.2} M pv {}",
                     it.depth,
                     if it.exact { "*" } else { " " },
+                    it.selectivity.to_string(),
                     discs(it.score),
                     it.nodes,
                     secs * 1e3,
@@ -100,7 +101,7 @@ pub fn run(args: &SearchArgs) -> CliResult {
                 )
             },
             || {
-                json!({"depth": it.depth, "score": discs(it.score), "exact": it.exact, "nodes": it.nodes,
+                json!({"depth": it.depth, "score": discs(it.score), "exact": it.exact, "selectivity": it.selectivity.to_string(), "nodes": it.nodes,
                     "time_ms": round_ms(secs * 1e3), "nps": nps, "pv": it.pv.iter().map(|m| m.to_string()).collect::<Vec<_>>()})
             },
         );
@@ -114,19 +115,20 @@ pub fn run(args: &SearchArgs) -> CliResult {
             out.line(
                 || {
                     format!(
-                        "bestmove {} score {:+.2} ({:+.2} for black) depth {}{} nodes {} time {:.1} ms",
+                        "bestmove {} score {:+.2} ({:+.2} for black) depth {}{} selectivity {} nodes {} time {:.1} ms",
                         r.best_move,
                         discs(score),
                         discs(score_black),
                         r.depth,
                         if r.exact { " exact" } else { "" },
+                        r.selectivity,
                         r.nodes,
                         ms
                     )
                 },
                 || {
                     json!({"best_move": r.best_move.to_string(), "score": discs(score), "score_black": discs(score_black),
-                        "depth": r.depth, "exact": r.exact, "nodes": r.nodes, "time_ms": round_ms(ms), "pv": pv})
+                        "depth": r.depth, "exact": r.exact, "selectivity": r.selectivity.to_string(), "nodes": r.nodes, "time_ms": round_ms(ms), "pv": pv})
                 },
             );
         }

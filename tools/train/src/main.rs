@@ -6,6 +6,7 @@
 
 mod cmd {
     pub mod common;
+    pub mod cuts;
     pub mod errors;
     pub mod explore;
     pub mod fit;
@@ -40,6 +41,8 @@ enum Command {
     Import(import::Args),
     /// Measures variants of the pattern model on the labelled phases, no weights file.
     Explore(explore::Args),
+    /// Fits the cut table of selective search (ProbCut) on seeded self-play positions.
+    Cuts(cuts::CutsArgs),
 }
 
 fn run(cli: &Cli) -> TrainResult<()> {
@@ -50,6 +53,7 @@ fn run(cli: &Cli) -> TrainResult<()> {
         Command::Errors(a) => errors::run(a),
         Command::Import(a) => import::run(a),
         Command::Explore(a) => explore::run(a),
+        Command::Cuts(a) => cuts::run(a),
     }
 }
 

@@ -147,11 +147,15 @@ pub fn play_game(config: &GamesConfig, index: u32, searcher: &mut Searcher<SelfP
     }
 }
 
-/// A searcher with the evaluation `eval`, no endgame solving (self-play, search labels).
+/// A searcher with the evaluation `eval`, no endgame solving, full width (self-play, search
+/// labels: so that the games and labels do not depend on the search's default selectivity).
 pub fn searcher(eval: &PlayEval) -> TrainResult<Searcher<SelfPlayEval>> {
     Ok(Searcher::new(
         eval.load()?,
-        SearchConfig::default().with_tt_mib(4).with_endgame_empties(0),
+        SearchConfig::default()
+            .with_tt_mib(4)
+            .with_endgame_empties(0)
+            .with_selectivity(othello_search::Selectivity::Off),
     ))
 }
 

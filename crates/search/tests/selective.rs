@@ -1,0 +1,273 @@
+//! Selective search (multi-ProbCut): with an infinite confidence it is the full-width search
+//! exactly (values and nodes), it cuts with a real one, exact solves stay exact, the caller's
+//! position is untouched and single-threaded results are deterministic.
+
+use othello_eval::{CutModel, CutTable, Evaluator, WeightedEval};
+use othello_rules::{BoardSize, Position};
+use othello_search::{Algorithm, Limits, SearchConfig, SearchResult, Searcher, Selectivity, probcut};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+/// The hand features with a cut table (an evaluation that supports selective search).
+struct WithCuts(WeightedEval, CutTable);
+
+impl Evaluator for WithCuts {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        self.0.evaluate(pos)
+    }
+    fn cut_table(&self) -> Option<&CutTable> {
+        Some(&self.1)
+    }
+}
+
+/// Every usual pair (and the multi-ProbCut ones) up to depth 10, with a slope a little off 1,
+/// an intercept and sigma 150 centi-discs (different in the two phases), so that the bound
+/// arithmetic is exercised away from the identity.
+fn eval() -> WithCuts {
+    let models = vec![
+        CutModel {
+            a: 1000,
+            b: 20,
+            sigma: 150,
+            samples: 0,
+        },
+        CutModel {
+            a: 1100,
+            b: -30,
+            sigma: 250,
+            samples: 0,
+        },
+    ];
+    let pairs = probcut::default_pairs(10, true)
+        .into_iter()
+        .map(|(d, s)| (d as u8, s as u8, models.clone()))
+        .collect();
+    WithCuts(WeightedEval::default(), CutTable::new(2, pairs).unwrap())
+}
+
+fn positions(count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut pos = Position::start();
+        for _ in 0..rng.random_range(4..44) {
+            let moves = pos.moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
+        }
+        if !pos.is_game_over() {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+fn search(eval: &WithCuts, config: SearchConfig, pos: &Position, depth: u32) -> SearchResult {
+    Searcher::new(eval, config.with_endgame_empties(0)).search(pos, &Limits::depth(depth), |_| {})
+}
+
+fn key(r: &SearchResult) -> (othello_rules::Move, i32, u64, Vec<othello_rules::Move>, bool) {
+    (r.best_move, r.score, r.nodes, r.pv.clone(), r.exact)
+}
+
+/// With an infinite confidence no shallow search is ever tried and no cut taken: the values,
+/// moves, PVs and node counts are the full-width search's, for PVS and alpha-beta, with and
+/// without quiescence. A sign or rounding error in the bounds would cut (or search) somewhere.
+#[test]
+fn infinite_confidence_is_the_full_width_search() {
+    let e = eval();
+    for (i, pos) in positions(24, 1).iter().enumerate() {
+        let algorithm = if i % 3 == 0 {
+            Algorithm::AlphaBeta
+        } else {
+            Algorithm::Pvs
+        };
+        let base = SearchConfig::default()
+            .with_algorithm(algorithm)
+            .with_quiescence(i % 2 == 0);
+        let depth = 5 + i as u32 % 4;
+        let off = search(&e, base.clone().with_selectivity(Selectivity::Off), pos, depth);
+        let inf = search(&e, base.with_selectivity(Selectivity::Confidence(u32::MAX)), pos, depth);
+        assert_eq!(key(&inf), key(&off), "{pos} depth {depth}");
+        assert_eq!(inf.stats.probcut_tries, 0);
+        assert_eq!(off.selectivity, Selectivity::Off);
+        let deep_enough = depth < pos.empty_count();
+        assert_eq!(
+            inf.selectivity,
+            if deep_enough {
+                Selectivity::Confidence(u32::MAX)
+            } else {
+                Selectivity::Off
+            }
+        );
+    }
+}
+
+/// A real confidence tries shallow searches and cuts, searches fewer nodes over the set, and
+/// stays near the full-width value; it reports its level in the result and every iteration.
+#[test]
+fn a_level_cuts_and_reports_itself() {
+    let e = eval();
+    let (mut off_nodes, mut sel_nodes, mut cuts, mut differ) = (0, 0, 0, 0);
+    for pos in positions(16, 2) {
+        let depth = 8.min(pos.empty_count() - 1);
+        let off = search(
+            &e,
+            SearchConfig::default().with_selectivity(Selectivity::Off),
+            &pos,
+            depth,
+        );
+        let mut levels = Vec::new();
+        let sel = Searcher::new(
+            &e,
+            SearchConfig::default()
+                .with_endgame_empties(0)
+                .with_selectivity(Selectivity::Level(1)),
+        )
+        .search(&pos, &Limits::depth(depth), |it| levels.push(it.selectivity));
+        assert!(pos.is_legal(sel.best_move));
+        assert_eq!(sel.selectivity, Selectivity::Level(1));
+        assert!(levels.iter().all(|&l| l == Selectivity::Level(1)) && levels.len() == depth as usize);
+        off_nodes += off.nodes;
+        sel_nodes += sel.nodes;
+        cuts += sel.stats.probcuts;
+        differ += u32::from(sel.score != off.score);
+        assert!(sel.stats.probcuts <= sel.stats.probcut_tries);
+    }
+    assert!(cuts > 0, "no cut taken");
+    assert!(sel_nodes < off_nodes, "{sel_nodes} vs {off_nodes}");
+    assert!(differ > 0 || cuts > 0);
+}
+
+/// Searches that reach the end of the game are exact at every level: no cut is tried at a
+/// node whose depth reaches every end, so the value is the full-width solve's.
+#[test]
+fn exact_solves_stay_exact() {
+    let e = eval();
+    for pos in positions(40, 3).into_iter().filter(|p| p.empty_count() <= 11).take(8) {
+        let depth = pos.empty_count();
+        let off = search(
+            &e,
+            SearchConfig::default().with_selectivity(Selectivity::Off),
+            &pos,
+            depth,
+        );
+        let sel = search(
+            &e,
+            SearchConfig::default().with_selectivity(Selectivity::Level(0)),
+            &pos,
+            depth,
+        );
+        assert!(off.exact && sel.exact);
+        assert_eq!(sel.stats.probcut_tries, 0);
+        assert_eq!((sel.score, sel.best_move), (off.score, off.best_move), "{pos}");
+        assert_eq!(sel.selectivity, Selectivity::Off, "an exact result is full-width");
+    }
+}
+
+/// The caller's position is unchanged, and two single-threaded selective searches (fresh, or
+/// after `new_game`) give the same move, score, PV and node count.
+#[test]
+fn selective_search_is_deterministic_and_keeps_the_position() {
+    let e = eval();
+    let config = SearchConfig::default().with_selectivity(Selectivity::Level(0));
+    let mut again = Searcher::new(&e, config.clone().with_endgame_empties(0));
+    for pos in positions(8, 4) {
+        let copy = pos;
+        let a = search(&e, config.clone(), &pos, 8);
+        let b = search(&e, config.clone(), &pos, 8);
+        again.new_game();
+        let c = again.search(&pos, &Limits::depth(8), |_| {});
+        assert_eq!(pos, copy);
+        assert_eq!(key(&a), key(&b));
+        assert_eq!(key(&a), key(&c));
+    }
+}
+
+/// Without a cut table (hand features), on 6x6, and with the reference algorithms, every level
+/// searches full-width and reports `Off`.
+#[test]
+fn no_cut_table_means_full_width() {
+    let pos = positions(1, 5)[0];
+    let sel = SearchConfig::default()
+        .with_selectivity(Selectivity::Level(0))
+        .with_endgame_empties(0);
+    let off = SearchConfig::default()
+        .with_selectivity(Selectivity::Off)
+        .with_endgame_empties(0);
+    let hand = WeightedEval::default();
+    let a = Searcher::new(&hand, sel.clone()).search(&pos, &Limits::depth(6), |_| {});
+    let b = Searcher::new(&hand, off.clone()).search(&pos, &Limits::depth(6), |_| {});
+    assert_eq!(key(&a), key(&b));
+    assert_eq!(a.selectivity, Selectivity::Off);
+    let six = Position::start_of(BoardSize::Six);
+    let e = eval();
+    let a = Searcher::new(&e, sel.clone()).search(&six, &Limits::depth(7), |_| {});
+    let b = Searcher::new(&e, off).search(&six, &Limits::depth(7), |_| {});
+    assert_eq!(key(&a), key(&b));
+    assert_eq!(a.selectivity, Selectivity::Off);
+    let m = Searcher::new(&e, sel.with_algorithm(Algorithm::Negamax)).search(&pos, &Limits::depth(4), |_| {});
+    assert_eq!(m.selectivity, Selectivity::Off);
+}
+
+/// A searcher switched from a level to full width clears its table (and the table's depth
+/// byte marks selective entries anyway): the full-width search then returns the full-width
+/// value, never a selective one.
+#[test]
+fn a_selective_table_never_serves_a_full_width_search() {
+    let e = eval();
+    let mut s = Searcher::new(
+        &e,
+        SearchConfig::default()
+            .with_endgame_empties(0)
+            .with_selectivity(Selectivity::Level(0)),
+    );
+    for pos in positions(10, 6) {
+        let depth = 8.min(pos.empty_count() - 1);
+        s.config_mut().selectivity = Selectivity::Level(0);
+        let _ = s.search(&pos, &Limits::depth(depth), |_| {});
+        s.config_mut().selectivity = Selectivity::Off;
+        let full = s.search(&pos, &Limits::depth(depth), |_| {});
+        let fresh = search(
+            &e,
+            SearchConfig::default().with_selectivity(Selectivity::Off),
+            &pos,
+            depth,
+        );
+        assert_eq!((full.score, full.best_move), (fresh.score, fresh.best_move), "{pos}");
+    }
+}
+
+/// `collect` keeps every depth's full-width value (equal to a fresh search at that depth) and
+/// `fit` fits a table on them that the search accepts.
+#[test]
+fn collect_and_fit() {
+    let hand = WeightedEval::default();
+    let pos = positions(6, 7);
+    let config = SearchConfig::default().with_quiescence(true);
+    let samples = probcut::collect(&hand, &pos, 6, &config, |_| {});
+    assert_eq!(samples.len(), pos.len());
+    for (s, p) in samples.iter().zip(&pos) {
+        assert_eq!(s.empties, p.empty_count());
+        assert_eq!(s.values.len() as u32, 6.min(p.empty_count() - 1));
+        for d in [1, 4, 6] {
+            if let Some(v) = s.value(d) {
+                let r =
+                    Searcher::new(&hand, config.clone().with_endgame_empties(0)).search(p, &Limits::depth(d), |_| {});
+                assert_eq!(v, r.score, "{p} depth {d}");
+            }
+        }
+    }
+    let table = probcut::fit(&samples, &probcut::default_pairs(6, false), 2, 4).unwrap();
+    assert_eq!(
+        table.pairs().map(|(d, s, _)| (d, s)).collect::<Vec<_>>(),
+        [(3, 1), (4, 2), (5, 3), (6, 2)]
+    );
+    assert!(
+        table
+            .pairs()
+            .all(|(_, _, m)| m.iter().all(|m| m.samples >= 4 && m.a > 0))
+    );
+}

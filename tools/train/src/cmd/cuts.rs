@@ -1,0 +1,224 @@
+//! `cuts`: fits the cut table of selective search (ProbCut) for pattern weights (the embedded
+//! default, or `--weights FILE`) and writes the weights with the table as their `CUTS` section.
+//!
+//! Positions come from seeded self-play (the `games` step's generator, pattern evaluation):
+//! from each game, every `--stride`-th position with `--min-empties` to `--max-empties` empty
+//! squares. Each is searched full-width by the CLI's default engine (PVS, quiescence on) to
+//! `--depth` discs ([`othello_search::probcut::collect`]); the values of every depth are kept
+//! (in `--samples`, read back if present, so a second fit with other pairs or phases costs
+//! nothing), and [`othello_search::probcut::fit`] fits the table written into `--out`.
+
+use othello_pattern::PatternEval;
+use othello_pattern::weights::{CUTS_TAG, Weights};
+use othello_rules::Position;
+use othello_search::SearchConfig;
+use othello_search::probcut::{self, Sample};
+use othello_train::selfplay::{self, GamesConfig, PlayEval};
+use othello_train::{TrainError, TrainResult};
+use std::io::Write;
+use std::time::Instant;
+
+/// Options of `cuts`.
+#[derive(clap::Args, Debug)]
+pub struct CutsArgs {
+    /// The weights file to write: the weights of `--weights` with the fitted cut table as
+    /// their `CUTS` section (a table fits the weights it was measured with).
+    #[arg(long)]
+    out: String,
+    /// The weights to fit the table for (a weights file; the embedded default if omitted).
+    #[arg(long)]
+    weights: Option<String>,
+    /// Sample values: read if the file exists, else collected and written there.
+    #[arg(long)]
+    samples: Option<String>,
+    /// Self-play games the positions come from.
+    #[arg(long, default_value_t = 60)]
+    games: u32,
+    /// Seed of the games.
+    #[arg(long, default_value_t = 2026)]
+    seed: u64,
+    /// Deepest full-width search (the deepest pair's deep depth).
+    #[arg(long, default_value_t = 12)]
+    depth: u32,
+    /// Take every this-many-th position of a game.
+    #[arg(long, default_value_t = 5)]
+    stride: u32,
+    /// Fewest empty squares of a sample position.
+    #[arg(long, default_value_t = 16)]
+    min_empties: u32,
+    /// Most empty squares of a sample position.
+    #[arg(long, default_value_t = 54)]
+    max_empties: u32,
+    /// Phases of the table (phase of e empties = e * phases / 61).
+    #[arg(long, default_value_t = 4)]
+    phases: u8,
+    /// Also the multi-ProbCut pairs (a second, shallower check from deep depth 8).
+    #[arg(long)]
+    multi: bool,
+    /// Quiescence of the searches (the CLI engine's default: on).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    quiescence: bool,
+    /// No progress on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn bad(msg: String) -> TrainError {
+    TrainError::Input(msg)
+}
+
+/// The sample positions of the games `0..games` (see the module docs).
+pub fn positions(a: &CutsArgs) -> TrainResult<Vec<Position>> {
+    let config = GamesConfig {
+        games: a.games,
+        seed: a.seed,
+        depth: 4,
+        epsilon: 0.05,
+        random_plies: 8,
+        eval: PlayEval::Pattern,
+        ..GamesConfig::default()
+    };
+    let mut searcher = selfplay::searcher(&config.eval)?;
+    let mut out = Vec::new();
+    for g in 0..a.games {
+        let game = selfplay::play_game(&config, g, &mut searcher);
+        out.extend(
+            game.positions()
+                .into_iter()
+                .enumerate()
+                .filter(|(i, p)| {
+                    (*i as u32 + g).is_multiple_of(a.stride)
+                        && (a.min_empties..=a.max_empties).contains(&p.empty_count())
+                })
+                .map(|(_, p)| p),
+        );
+    }
+    Ok(out)
+}
+
+/// One sample per line: the empties, then the values of depths 1, 2, ...
+fn write_samples(path: &str, samples: &[Sample]) -> TrainResult {
+    let mut f =
+        std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| bad(format!("cannot write {path}: {e}")))?);
+    for s in samples {
+        let values: Vec<String> = s.values.iter().map(i32::to_string).collect();
+        writeln!(f, "{} {}", s.empties, values.join(" ")).map_err(|e| bad(format!("cannot write {path}: {e}")))?;
+    }
+    f.flush().map_err(|e| bad(format!("cannot write {path}: {e}")))
+}
+
+fn read_samples(path: &str, text: &str) -> TrainResult<Vec<Sample>> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            let nums: Result<Vec<i32>, _> = l.split_whitespace().map(str::parse).collect();
+            match nums {
+                Ok(n) if n.len() >= 2 && (1..=60).contains(&n[0]) => Ok(Sample {
+                    empties: n[0] as u32,
+                    values: n[1..].to_vec(),
+                }),
+                _ => Err(bad(format!(
+                    "{path} line {}: expected empties (1 to 60) and values",
+                    i + 1
+                ))),
+            }
+        })
+        .collect()
+}
+
+/// Runs `cuts`.
+pub fn run(a: &CutsArgs) -> TrainResult {
+    if !(3..=30).contains(&a.depth) {
+        return Err(bad(format!("bad --depth {}: expected 3 to 30", a.depth)));
+    }
+    if a.stride == 0 {
+        return Err(bad("bad --stride 0: expected at least 1".into()));
+    }
+    if !(1..=61).contains(&a.phases) {
+        return Err(bad(format!("bad --phases {}: expected 1 to 61", a.phases)));
+    }
+    if a.min_empties > a.max_empties || a.max_empties > 60 {
+        return Err(bad(format!(
+            "bad empties range {}..={}: expected min <= max <= 60",
+            a.min_empties, a.max_empties
+        )));
+    }
+    let t = Instant::now();
+    let weights = match &a.weights {
+        Some(path) => Weights::from_path(path).map_err(|e| bad(e.to_string()))?,
+        None => Weights::from_bytes(othello_pattern::DEFAULT_WEIGHTS).map_err(|e| bad(e.to_string()))?,
+    };
+    let cached = a
+        .samples
+        .as_deref()
+        .and_then(|p| std::fs::read_to_string(p).ok().map(|s| (p, s)));
+    let samples = match cached {
+        Some((path, text)) => read_samples(path, &text)?,
+        None => {
+            let positions = positions(a)?;
+            eprintln!(
+                "cuts: {} positions from {} games, {:.1} s",
+                positions.len(),
+                a.games,
+                t.elapsed().as_secs_f64()
+            );
+            let config = SearchConfig::default().with_quiescence(a.quiescence);
+            let eval = PatternEval::new(&weights);
+            let n = positions.len();
+            let samples = probcut::collect(&eval, &positions, a.depth, &config, |i| {
+                if !a.quiet && i % 20 == 0 {
+                    eprintln!("cuts: {i}/{n} searched, {:.1} s", t.elapsed().as_secs_f64());
+                }
+            });
+            if let Some(path) = &a.samples {
+                write_samples(path, &samples)?;
+            }
+            samples
+        }
+    };
+    let pairs = probcut::default_pairs(a.depth, a.multi);
+    let table = probcut::fit(&samples, &pairs, a.phases, 30).map_err(|e| bad(format!("fit: {e}")))?;
+    weights
+        .with_section(CUTS_TAG, table.to_bytes())
+        .write(&a.out)
+        .map_err(|e| bad(format!("cannot write {}: {e}", a.out)))?;
+    println!(
+        "cuts: {} samples, {} pairs, {} phases; deep <- shallow: [a b sigma (samples)] per phase",
+        samples.len(),
+        table.pairs().count(),
+        a.phases
+    );
+    print!("{table}");
+    println!("wrote {}, {:.1} s", a.out, t.elapsed().as_secs_f64());
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_round_trip_and_bad_lines_are_named() {
+        let s = vec![
+            Sample {
+                empties: 30,
+                values: vec![1, -2, 3],
+            },
+            Sample {
+                empties: 20,
+                values: vec![5],
+            },
+        ];
+        let path = std::env::temp_dir().join(format!("cuts-samples-{}.txt", std::process::id()));
+        let p = path.to_string_lossy().into_owned();
+        write_samples(&p, &s).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(read_samples(&p, &text).unwrap(), s);
+        std::fs::remove_file(&path).unwrap();
+        let e = read_samples("f", "30 1 2\n70 1\n").unwrap_err().to_string();
+        assert!(e.contains("f line 2"), "{e}");
+        assert!(read_samples("f", "30\n").is_err());
+        assert!(read_samples("f", "30 x\n").is_err());
+    }
+}

@@ -2,6 +2,9 @@
 
 use serde_json::Value;
 use std::io::Write;
+mod common;
+
+use common::othello_stdin;
 use std::process::{Command, Output, Stdio};
 
 const START: &str = "---------------------------OX------XO--------------------------- X";
@@ -554,19 +557,6 @@ fn solve_orders_by_the_pattern_evaluation_on_8x8_only_by_default() {
     assert_eq!(auto[0].1, none[0].1);
     assert_eq!(auto[1].1, pattern[1].1);
     assert_ne!(auto[1].1, none[1].1);
-}
-
-/// `othello` with `input` on its standard input.
-fn othello_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_othello"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run othello");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    child.wait_with_output().expect("wait for othello")
 }
 
 #[test]

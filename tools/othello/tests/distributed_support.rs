@@ -2,8 +2,10 @@
 //! identity of `--version`, `perft --leaf-only`, `perft --split` and `perft --positions`.
 
 use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use common::othello_stdin;
+use std::process::{Command, Output};
 
 const PUBLISHED: [u64; 11] = [1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284];
 
@@ -12,18 +14,6 @@ fn othello(args: &[&str]) -> Output {
         .args(args)
         .output()
         .expect("run othello")
-}
-
-fn othello_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_othello"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run othello");
-    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
 }
 
 fn json_lines(o: &Output) -> Vec<Value> {

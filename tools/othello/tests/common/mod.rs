@@ -1,13 +1,15 @@
-//! Helpers shared by the end-to-end tests of `othello play` and `othello stats`.
+//! Helpers shared by the end-to-end tests of the `othello` binary.
 
 use serde_json::Value;
-use std::process::Command;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
 
 /// The `othello` binary under test.
 pub const BIN: &str = env!("CARGO_BIN_EXE_othello");
 
 /// Runs `othello ARGS --json` (and `-q` for `play`), asserts that it succeeded, and returns the
 /// JSON lines before the last one and the last one (the summary).
+#[allow(dead_code, reason = "not every test binary reads JSON summaries")]
 pub fn run_json(args: &[&str]) -> (Vec<Value>, Value) {
     let quiet: &[&str] = if args.first() == Some(&"play") { &["-q"] } else { &[] };
     let out = Command::new(BIN).args(args).arg("--json").args(quiet).output().unwrap();
@@ -20,4 +22,18 @@ pub fn run_json(args: &[&str]) -> (Vec<Value>, Value) {
         .collect();
     let summary = lines.pop().unwrap();
     (lines, summary)
+}
+
+/// `othello ARGS` with `input` on its standard input.
+#[allow(dead_code, reason = "not every test binary pipes input")]
+pub fn othello_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run othello");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    child.wait_with_output().expect("wait for othello")
 }

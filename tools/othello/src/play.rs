@@ -51,7 +51,8 @@ pub struct PlayArgs {
     /// machine's scheduler ("move overhead"; at most half of what is left).
     #[arg(long, default_value_t = 100)]
     overhead: u64,
-    /// Seconds to wait for an external engine's move when the game has no clock.
+    /// Seconds to wait for an external engine's move when the game has no clock, and for its
+    /// `pong` before each game.
     #[arg(long, default_value_t = 60.0)]
     hang_timeout: f64,
     /// The engines file (JSON) for `ext:name=NAME` specs.
@@ -355,6 +356,21 @@ pub fn run(args: &PlayArgs) -> CliResult {
     };
     let out = Output::new(args.json);
     let bar = progress(games, "games", args.quiet);
+    // An external engine without a depth or a clock plays to its own limits, which may be long:
+    // say so, so that a slow first game does not look like a hang.
+    let own: Vec<&str> = sources.iter().filter_map(|s| s.on_own_limits(&time)).collect();
+    if !own.is_empty() {
+        let waiting: Vec<String> = own.iter().map(|n| format!("ext:{n}")).collect();
+        let waiting = format!("waiting for {} (its own default limits)", waiting.join(" and "));
+        if !args.quiet {
+            eprintln!(
+                "note: {waiting}: no depth in its spec and no clock (--tc, --st), so it gets no \
+                 `set depth`; a move loses after --hang-timeout {} s",
+                args.hang_timeout
+            );
+        }
+        bar.set_message(waiting);
+    }
     let mut tally = Tally::default();
     let mut penta = Pentanomial::default();
     let mut pending: HashMap<u64, u8> = HashMap::new();

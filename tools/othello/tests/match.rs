@@ -27,7 +27,9 @@ fn engines_file() -> String {
     let mut list = vec![serde_json::json!({
         "name": "self", "command": BIN, "args": ["nboard", "--engine", "pvs"], "restart": "on"
     })];
-    for mode in ["crash", "hang", "illegal", "pass", "garbage", "chatter"] {
+    for mode in [
+        "crash", "hang", "illegal", "pass", "garbage", "chatter", "mute", "binary",
+    ] {
         list.push(serde_json::json!({
             "name": format!("bad-{mode}"), "command": "sh",
             "args": [script.to_str().unwrap(), mode], "protocol": 1
@@ -118,6 +120,97 @@ fn hang_without_clock_uses_the_hang_timeout() {
             .contains("no answer within 0.200 s"),
         "{}",
         games[0]
+    );
+}
+
+#[test]
+fn an_engine_that_never_answers_is_reported_with_the_hang_timeout() {
+    // No pong: the wait before each game is the hang timeout, and the reason says so.
+    let engines = engines_file();
+    for clock in [&[][..], &["--tc", "5"][..]] {
+        let args = [
+            &[
+                "random",
+                "ext:name=bad-mute",
+                "--engines",
+                &engines,
+                "-g",
+                "2",
+                "--hang-timeout",
+                "1",
+            ],
+            clock,
+        ];
+        let (games, summary) = play(&args.concat());
+        assert_eq!(summary["wins"], 2, "{clock:?}");
+        for g in &games {
+            assert_eq!(g["ending"], "forfeit", "{g}");
+            assert!(
+                g["reason"].as_str().unwrap().ends_with("no answer within 1.000 s"),
+                "{g}"
+            );
+        }
+    }
+}
+
+#[test]
+fn output_that_is_not_text_is_reported_as_such() {
+    let engines = engines_file();
+    let (games, summary) = play(&["random", "ext:name=bad-binary", "--engines", &engines, "-g", "2"]);
+    assert_eq!(summary["wins"], 2);
+    for g in &games {
+        assert_eq!(g["ending"], "forfeit", "{g}");
+        let reason = g["reason"].as_str().unwrap();
+        assert!(
+            reason.ends_with("bad output from engine bad-binary: not text (not UTF-8: bytes ff fe)"),
+            "{g}"
+        );
+    }
+}
+
+/// What an engine that records its input receives before its first move, in a match of
+/// `random` against it with `spec` (its name `rec`) and the extra `args`.
+fn received(tag: &str, spec: &str, args: &[&str]) -> Vec<String> {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/engines/misbehave.sh");
+    let log = tmp(&format!("received-{tag}.txt"));
+    let _ = std::fs::remove_file(&log);
+    let list = serde_json::json!([{"name": "rec", "command": "sh",
+        "args": [script.to_str().unwrap(), "record", log.to_str().unwrap()]}]);
+    let engines = tmp(&format!("engines-{tag}.json"));
+    std::fs::write(&engines, list.to_string()).unwrap();
+    play(
+        &[
+            &["random", spec, "--engines", engines.to_str().unwrap(), "-g", "2"],
+            args,
+        ]
+        .concat(),
+    );
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<String> = text.lines().map(|l| l.trim().to_string()).collect();
+    assert!(lines.iter().any(|l| l == "go"), "{tag}: {lines:?}");
+    lines
+}
+
+#[test]
+fn no_depth_and_no_clock_sends_no_depth() {
+    let depths =
+        |lines: Vec<String>| -> Vec<String> { lines.into_iter().filter(|l| l.starts_with("set depth")).collect() };
+    // Neither: the engine keeps its own default limits (60 would make a full-width engine search
+    // for hours).
+    assert_eq!(depths(received("none", "ext:name=rec", &[])), Vec::<String>::new());
+    // A clock decides, under a depth of 60; a spec's depth is sent as it is, with or without one.
+    assert_eq!(
+        depths(received("st", "ext:name=rec", &["--st", "0.5"]))[0],
+        "set depth 60"
+    );
+    assert_eq!(
+        depths(received("tc", "ext:name=rec", &["--tc", "5"]))[0],
+        "set depth 60"
+    );
+    assert_eq!(depths(received("depth", "ext:name=rec,depth=7", &[]))[0], "set depth 7");
+    assert_eq!(
+        depths(received("both", "ext:name=rec,depth=7", &["--tc", "5"]))[0],
+        "set depth 7"
     );
 }
 

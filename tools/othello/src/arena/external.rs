@@ -10,21 +10,25 @@
 //! `protocol` is the version sent in `nboard N` (default 2; older engines accept only 1);
 //! `restart` is `on` (a fresh process for every game) or `off` (default: one process kept
 //! between games, restarted only after it misbehaves). A spec `ext:name=edax[,depth=N]` picks
-//! one; `depth` is sent as `set depth N` (default 60, so the clock decides).
+//! one; `depth` is sent as `set depth N`. Without it, a timed match (`--tc`, `--st`) sends
+//! `set depth 60`, so the clock decides; a match with neither a depth nor a clock sends no
+//! `set depth` at all, and the engine plays to its own default limits (a depth of 60 there
+//! would let a full-width engine search for hours).
 //!
 //! For each move the runner sends `set game <GGF>` (the record so far, `TI[]` and the time of
 //! every move, so the engine can read its clock), then `go`, and waits for
 //! `=== MOVE[/eval[/time]]` or `=== MOVE [eval [time]]`; other lines (`status`, `nodestats`,
-//! `search`, `set myname`) are read and ignored. Each game starts with `ping N` / `pong N`.
-//! A process that exits, stays silent past its deadline or answers garbage fails the move; it is
-//! killed (also when the runner drops it) and started again for the next game.
+//! `search`, `set myname`) are read and ignored. Each game starts with `ping N` / `pong N`,
+//! awaited for the hang timeout. A process that exits, stays silent past its deadline, writes
+//! output that is not text (UTF-8) or answers garbage fails the move; it is killed (also when
+//! the runner drops it) and started again for the next game.
 
 use super::player::Failure;
 use crate::error::{CliResult, input};
 use othello_engine::{Limits, Player, Reply};
 use othello_rules::{GgfGame, GgfMove, Move, Position};
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
@@ -113,11 +117,18 @@ pub fn parse_engines(text: &str) -> Result<Vec<EngineDef>, String> {
     Ok(out)
 }
 
+/// The longest line read from an engine; a longer one is cut there (and then is garbage).
+const MAX_LINE: u64 = 1 << 20;
+
 /// A running engine process: killed and reaped when dropped.
 struct Process {
+    /// The engine's name, for messages.
+    name: String,
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    /// Its output's lines, or the bytes from the first one that is not UTF-8 (then nothing
+    /// more).
+    lines: Receiver<Result<String, Vec<u8>>>,
 }
 
 impl Process {
@@ -137,14 +148,33 @@ impl Process {
         let stdout = child.stdout.take().ok_or(Failure::Crashed("no stdout".into()))?;
         let (tx, lines) = channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+            let mut reader = BufReader::new(stdout);
+            let mut buf = Vec::new();
+            loop {
+                buf.clear();
+                match reader.by_ref().take(MAX_LINE).read_until(b'\n', &mut buf) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                while buf.last().is_some_and(|&b| b == b'\n' || b == b'\r') {
+                    buf.pop();
+                }
+                let line = String::from_utf8(std::mem::take(&mut buf)).map_err(|e| {
+                    let at = e.utf8_error().valid_up_to();
+                    e.into_bytes()[at..].iter().take(8).copied().collect()
+                });
+                let text = line.is_ok();
+                if tx.send(line).is_err() || !text {
                     break;
                 }
             }
         });
-        Ok(Process { child, stdin, lines })
+        Ok(Process {
+            name: def.name.clone(),
+            child,
+            stdin,
+            lines,
+        })
     }
 
     fn send(&mut self, line: &str) -> Result<(), Failure> {
@@ -157,7 +187,11 @@ impl Process {
     fn read(&mut self, deadline: Instant, waited: Duration) -> Result<String, Failure> {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(left) {
-            Ok(line) => Ok(line),
+            Ok(Ok(line)) => Ok(line),
+            Ok(Err(start)) => Err(Failure::NotText {
+                engine: self.name.clone(),
+                start,
+            }),
             Err(RecvTimeoutError::Timeout) => Err(Failure::Hung(waited)),
             Err(RecvTimeoutError::Disconnected) => {
                 let status = self
@@ -210,7 +244,7 @@ pub fn parse_answer(rest: &str) -> Option<(Move, Option<f64>)> {
 /// [`ExternalPlayer::take_failure`] and kills the process; the next game starts a new one.
 pub struct ExternalPlayer {
     def: EngineDef,
-    depth: u32,
+    depth: Option<u32>,
     margin: Duration,
     hang_timeout: Duration,
     process: Option<Process>,
@@ -224,12 +258,18 @@ pub struct ExternalPlayer {
 
 impl ExternalPlayer {
     /// Starts the engine. `depth` is sent with `set depth` unless the limits of a move carry
-    /// one; `margin` is the runner's flag margin and `hang_timeout` the wait for a move
-    /// without a clock.
+    /// one; without either, a timed move sends `set depth 60` (the clock decides) and an
+    /// untimed one no `set depth` (the engine's own default limits). `margin` is the runner's
+    /// flag margin and `hang_timeout` the wait for a move without a clock and for a `pong`.
     ///
     /// # Errors
     /// The process could not be started.
-    pub fn new(def: EngineDef, depth: u32, margin: Duration, hang_timeout: Duration) -> CliResult<ExternalPlayer> {
+    pub fn new(
+        def: EngineDef,
+        depth: Option<u32>,
+        margin: Duration,
+        hang_timeout: Duration,
+    ) -> CliResult<ExternalPlayer> {
         let mut p = ExternalPlayer {
             def,
             depth,
@@ -268,7 +308,8 @@ impl ExternalPlayer {
     /// game, then `ping`/`pong`.
     ///
     /// # Errors
-    /// The engine does not answer the ping within 10 s, or exits.
+    /// The engine does not answer the ping within the hang timeout, or exits, or writes
+    /// output that is not text.
     pub fn start_game(&mut self, root: Position, moves: &[Move], time_control: Option<&str>) -> Result<(), Failure> {
         self.root = root;
         self.history = moves.iter().map(|&m| (m, None)).collect();
@@ -279,9 +320,9 @@ impl ExternalPlayer {
         }
         self.pings += 1;
         let n = self.pings;
+        let wait = self.hang_timeout;
         let proc = self.proc()?;
         proc.send(&format!("ping {n}"))?;
-        let wait = Duration::from_secs(10);
         let deadline = Instant::now() + wait;
         loop {
             let line = proc.read(deadline, wait)?;
@@ -356,16 +397,30 @@ impl ExternalPlayer {
         }
     }
 
+    /// The depth for `set depth`: the move's, else the spec's, else 60 under a clock (so the
+    /// clock decides), else none (the engine keeps its own default limits).
+    fn depth_to_send(&self, move_depth: Option<u32>, timed: bool) -> Option<u32> {
+        move_depth
+            .or(self.depth)
+            .or(timed.then_some(60))
+            .map(|d| d.clamp(1, 60))
+    }
+
     fn ask(&mut self, pos: &Position, limits: &Limits) -> Result<Reply, Failure> {
         let ggf = self.game_record(pos, limits).to_string();
-        let depth = limits.depth.unwrap_or(self.depth).clamp(1, 60);
+        let timed = limits.clock.is_some() || limits.time.is_some();
+        let depth = self.depth_to_send(limits.depth, timed);
         let wait = self.deadline(limits);
         let start = Instant::now();
-        let send_depth = self.sent_depth != Some(depth);
-        self.sent_depth = Some(depth);
+        // Started first, as a new process forgets the depth sent to the old one.
+        self.proc()?;
+        let send_depth = depth.filter(|&d| self.sent_depth != Some(d));
+        if send_depth.is_some() {
+            self.sent_depth = send_depth;
+        }
         let proc = self.proc()?;
-        if send_depth {
-            proc.send(&format!("set depth {depth}"))?;
+        if let Some(d) = send_depth {
+            proc.send(&format!("set depth {d}"))?;
         }
         proc.send(&format!("set game {ggf}"))?;
         proc.send("go")?;
@@ -434,6 +489,53 @@ mod tests {
         for bad in ["", " Z9", " F5/x", " F5 1 2 3", " F5 1.0 y", "hello"] {
             assert_eq!(parse_answer(bad), None, "{bad}");
         }
+    }
+
+    fn sh(script: &str) -> EngineDef {
+        EngineDef {
+            name: "fake".into(),
+            command: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            dir: None,
+            protocol: 2,
+            restart_per_game: false,
+        }
+    }
+
+    #[test]
+    fn output_that_is_not_text_is_bad_output() {
+        let mut p = Process::start(&sh("printf 'ok\\r\\nab\\377\\376cd\\nF5\\n'; exec sleep 30")).unwrap();
+        let wait = Duration::from_secs(5);
+        let deadline = Instant::now() + wait;
+        assert_eq!(p.read(deadline, wait), Ok("ok".to_string()));
+        assert_eq!(
+            p.read(deadline, wait),
+            Err(Failure::NotText {
+                engine: "fake".into(),
+                start: vec![0xff, 0xfe, b'c', b'd'],
+            })
+        );
+        // Nothing is read after it, and a closed output is told apart from an exit.
+        let wait = Duration::from_millis(100);
+        assert_eq!(
+            p.read(Instant::now() + wait, wait),
+            Err(Failure::Crashed("closed its output".into()))
+        );
+    }
+
+    #[test]
+    fn depth_sent_only_with_a_depth_or_a_clock() {
+        let player = |depth| {
+            ExternalPlayer::new(sh("exec cat >/dev/null"), depth, Duration::ZERO, Duration::from_secs(1)).unwrap()
+        };
+        let (none, seven) = (player(None), player(Some(7)));
+        assert_eq!(none.depth_to_send(None, false), None);
+        assert_eq!(none.depth_to_send(None, true), Some(60));
+        assert_eq!(none.depth_to_send(Some(3), false), Some(3));
+        assert_eq!(none.depth_to_send(Some(99), true), Some(60));
+        assert_eq!(seven.depth_to_send(None, false), Some(7));
+        assert_eq!(seven.depth_to_send(None, true), Some(7));
+        assert_eq!(seven.depth_to_send(Some(0), true), Some(1));
     }
 
     #[test]

@@ -29,8 +29,8 @@ use std::time::{Duration, Instant};
 pub enum PlayerSource {
     /// A spec of this program (`pvs:depth=6`).
     Builtin(String),
-    /// An engine of the engines file and the depth to send it.
-    External(EngineDef, u32),
+    /// An engine of the engines file and the depth its spec sets (see [`ExternalPlayer::new`]).
+    External(EngineDef, Option<u32>),
 }
 
 impl PlayerSource {
@@ -64,7 +64,16 @@ impl PlayerSource {
                 known.join(", ")
             ))
         })?;
-        Ok(PlayerSource::External(def.clone(), depth.unwrap_or(60)))
+        Ok(PlayerSource::External(def.clone(), depth))
+    }
+
+    /// For an external engine that gets neither a depth from its spec nor a clock from `time`
+    /// (so it plays to its own default limits), its name.
+    pub fn on_own_limits(&self, time: &TimeControl) -> Option<&str> {
+        match self {
+            PlayerSource::External(def, None) if *time == TimeControl::None => Some(&def.name),
+            _ => None,
+        }
     }
 
     /// A fresh instance (an external one is started now).

@@ -19,6 +19,13 @@ pub enum Failure {
     Hung(Duration),
     /// An answer the runner could not read.
     Garbage(String),
+    /// Output that is not text (not UTF-8).
+    NotText {
+        /// The engine's name.
+        engine: String,
+        /// The bytes from the first one that is not UTF-8 (at most 8).
+        start: Vec<u8>,
+    },
     /// A move that is not legal.
     Illegal(Move),
     /// A pass while a move was available.
@@ -31,6 +38,14 @@ impl std::fmt::Display for Failure {
             Failure::Crashed(why) => write!(f, "engine crashed: {why}"),
             Failure::Hung(t) => write!(f, "no answer within {:.3} s", t.as_secs_f64()),
             Failure::Garbage(line) => write!(f, "unreadable answer '{line}'"),
+            Failure::NotText { engine, start } => {
+                let hex: Vec<String> = start.iter().map(|b| format!("{b:02x}")).collect();
+                write!(
+                    f,
+                    "bad output from engine {engine}: not text (not UTF-8: bytes {})",
+                    hex.join(" ")
+                )
+            }
             Failure::Illegal(mv) => write!(f, "illegal move {mv}"),
             Failure::PassWithMove => f.write_str("passed with a legal move"),
         }

@@ -194,7 +194,7 @@ pub struct GgfClock {
     /// The side to move after the record's moves.
     pub side: Color,
     /// Its time left in seconds: the main time, plus an increment for each of its moves that
-    /// gives a time, less those times (never below 0).
+    /// gives a time, less those times (finite, never below 0).
     pub remaining: f64,
     /// The increment, in seconds.
     pub increment: f64,
@@ -253,7 +253,10 @@ impl GgfGame {
                 timed += 1;
             }
         }
-        let remaining = (tc.main + tc.increment * f64::from(timed) - used).max(0.0);
+        // Finite and at least 0 whatever the sums (huge times overflow to infinity).
+        let remaining = (tc.main + tc.increment * f64::from(timed) - used)
+            .max(0.0)
+            .min(f64::MAX);
         Ok(Some(GgfClock {
             side,
             remaining,
@@ -628,6 +631,11 @@ mod tests {
         // Never below zero.
         let over: GgfGame = format!("(;TI[0:01]BO[8 {START} *]B[F5//5]W[D6//0];)").parse().unwrap();
         assert_eq!(over.clock().unwrap().unwrap().remaining, 0.0);
+        // Finite when the sum overflows.
+        let huge: GgfGame = format!("(;TI[1e308/1e308]BO[8 {START} *]B[F5//1]W[D6//1];)")
+            .parse()
+            .unwrap();
+        assert_eq!(huge.clock().unwrap().unwrap().remaining, f64::MAX);
         // No TI: no clock.
         let mut none = g.clone();
         none.time_control = None;

@@ -218,7 +218,7 @@ impl<W: Write> Session<W> {
             "set" => match words.next() {
                 Some("depth") => match parse_count(words.next()) {
                     Ok(d) => self.depth = d.min(self.config.max_depth).min(60),
-                    Err(why) => self.refuse(line, &format!("depth {why}")),
+                    Err(why) => self.refuse(line, &format!("bad depth: {why}")),
                 },
                 Some("game") => {
                     let ggf = line.split_once("game").map(|(_, g)| g.trim()).unwrap_or("");
@@ -246,9 +246,9 @@ impl<W: Write> Session<W> {
                     if let Err(why) = words
                         .next()
                         .ok_or("missing")
-                        .and_then(|c| c.parse::<i64>().map(drop).map_err(|_| "not an integer"))
+                        .and_then(|c| c.parse::<i64>().map(drop).map_err(|_| "expected a whole number"))
                     {
-                        self.refuse(line, &format!("contempt {why}"));
+                        self.refuse(line, &format!("bad contempt: {why}"));
                     }
                 }
                 Some(other) => self.refuse(line, &format!("unknown option {other}")),
@@ -288,7 +288,7 @@ impl<W: Write> Session<W> {
                     None => 1,
                     Some(n) => match parse_count(Some(n)) {
                         Ok(n) => n as usize,
-                        Err(why) => return self.refuse(line, &format!("count {why}")),
+                        Err(why) => return self.refuse(line, &format!("bad count: {why}")),
                     },
                 };
                 self.say("status thinking");
@@ -327,14 +327,14 @@ impl<W: Write> Session<W> {
 }
 
 /// A count of at least 1 (`set depth N`, `hint N`), or what is wrong with it.
-fn parse_count(word: Option<&str>) -> Result<u32, String> {
-    let word = word.ok_or("missing")?;
-    match word.parse::<u32>() {
-        Ok(0) => Err("0: expected at least 1".to_string()),
+fn parse_count(word: Option<&str>) -> Result<u32, &'static str> {
+    const WHY: &str = "expected a whole number at least 1";
+    match word.ok_or("missing")?.parse::<u32>() {
+        Ok(0) => Err(WHY),
         Ok(n) => Ok(n),
         // Larger than any depth or move count: capped by the caller.
         Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Ok(u32::MAX),
-        Err(_) => Err(format!("{word}: expected a whole number at least 1")),
+        Err(_) => Err(WHY),
     }
 }
 

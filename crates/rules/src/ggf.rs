@@ -254,9 +254,13 @@ impl GgfGame {
             }
         }
         // Finite and at least 0 whatever the sums (huge times overflow to infinity).
-        let remaining = (tc.main + tc.increment * f64::from(timed) - used)
-            .max(0.0)
-            .min(f64::MAX);
+        let remaining = tc.main + tc.increment * f64::from(timed) - used;
+        // NaN from infinity minus infinity.
+        let remaining = if remaining.is_nan() {
+            0.0
+        } else {
+            remaining.clamp(0.0, f64::MAX)
+        };
         Ok(Some(GgfClock {
             side,
             remaining,
@@ -631,11 +635,15 @@ mod tests {
         // Never below zero.
         let over: GgfGame = format!("(;TI[0:01]BO[8 {START} *]B[F5//5]W[D6//0];)").parse().unwrap();
         assert_eq!(over.clock().unwrap().unwrap().remaining, 0.0);
-        // Finite when the sum overflows.
+        // Finite when the sums overflow.
         let huge: GgfGame = format!("(;TI[1e308/1e308]BO[8 {START} *]B[F5//1]W[D6//1];)")
             .parse()
             .unwrap();
         assert_eq!(huge.clock().unwrap().unwrap().remaining, f64::MAX);
+        let nan: GgfGame = format!("(;TI[0/1e308]BO[8 {START} *]B[F5//1e308]W[D6//1]B[C3//1e308]W[D3//1];)")
+            .parse()
+            .unwrap();
+        assert_eq!(nan.clock().unwrap().unwrap().remaining, 0.0);
         // No TI: no clock.
         let mut none = g.clone();
         none.time_control = None;

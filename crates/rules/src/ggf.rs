@@ -8,6 +8,9 @@
 //! evaluation (discs, from the mover's side) and time taken (seconds). Unknown tags are kept in
 //! order and printed back.
 //!
+//! The time control `TI[main/increment/...]` is kept as text; [`GgfGame::clock`] reads it (typed
+//! errors) into the time left of the side to move, as an NBoard engine does on `set game`.
+//!
 //! The result `RE[+6.000]` is black's disc difference; a suffix `:t` marks a loss on time,
 //! `:r` a resignation (anything else after `:` is kept as is); `RE[?]` or no `RE` is unknown.
 //!

@@ -1,7 +1,12 @@
 //! `othello nboard`: the NBoard engine protocol (version 2) on stdin/stdout.
 //!
 //! From the GUI: `nboard 2`, `set depth N`, `set game GGF`, `set contempt N`, `move F5[/eval/time]`,
-//! `hint N`, `go`, `ping N`, `learn`, `quit`; other lines are ignored. To the GUI: `set myname`,
+//! `hint N`, `go`, `ping N`, `learn`, `quit` (`set contempt` is accepted and not used; the
+//! version may be 1 or 2). A bad or unknown command is reported in one line on stderr,
+//! `nboard: COMMAND: what is wrong`, and otherwise ignored: the session keeps its settings
+//! (a `ping` with a bad number is still answered). `set game` reads the position and the clock
+//! from one [`GgfGame`] parse; a record it refuses is reported, and one whose `TI` it cannot
+//! read is played without a clock. To the GUI: `set myname`,
 //! `status`, `nodestats`, `search`, `===`, `pong`, `learned`. Every line is flushed.
 //!
 //! A reader thread reads the input as bytes (a line that is not UTF-8, such as a Latin-1 player
@@ -65,8 +70,8 @@ pub struct SessionConfig {
     /// The deepest `set depth` accepted; larger values are capped to it (60 on the command
     /// line; a fuzz target caps it low so that no input searches for minutes).
     pub max_depth: u32,
-    /// Whether problems with the GUI's lines (a bad GGF record, an illegal move) are reported
-    /// on stderr.
+    /// Whether problems with the GUI's lines (a bad or unknown command, a bad GGF record, an
+    /// illegal move) are reported on stderr.
     pub diagnostics: bool,
     /// Whether the engine's spec set its own limits (`depth`, `nodes`, `time`, `playouts`):
     /// under a game clock they stay as caps; without them the clock replaces the default

@@ -578,6 +578,8 @@ mod tests {
             s.pos,
             othello_rules::text::play_sequence(&Position::start(), "f5").unwrap()
         );
+        s.handle("quit");
+        assert!(s.closed);
     }
 
     #[test]

@@ -90,14 +90,18 @@ pub fn eval(data: &[u8]) {
     }
 }
 
-/// GGF game records: the NBoard `set game` parser (on success the position is valid) and the
-/// rules crate's `GgfGame` (parse, print, parse gives the same game, and prints the same text).
+/// GGF game records (the rules crate's `GgfGame`, which NBoard's `set game` reads): the final
+/// position is valid, the clock is read or refused with a typed error (never a negative time),
+/// and parse, print, parse gives the same game, and prints the same text.
 pub fn ggf(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    if let Ok(p) = othello_cli::nboard::parse_ggf(&text) {
-        check_position(&p);
-    }
     if let Ok(game) = text.parse::<othello_rules::GgfGame>() {
+        check_position(&game.final_position());
+        if let Ok(Some(clock)) = game.clock() {
+            assert!(clock.remaining >= 0.0 && clock.remaining.is_finite(), "{clock:?}");
+            assert!(clock.increment >= 0.0 && clock.increment.is_finite(), "{clock:?}");
+            assert_eq!(clock.side, game.final_position().side_to_move());
+        }
         let printed = game.to_string();
         let again: othello_rules::GgfGame = printed.parse().expect("a printed GGF game parses");
         assert_eq!(again.to_string(), printed);

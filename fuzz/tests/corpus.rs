@@ -73,3 +73,4 @@ fn weights_seeds_are_valid_files() {
 #[test]
 fn jsonl() {
     replay("jsonl", othello_fuzz::jsonl);
+}

@@ -8,6 +8,9 @@
 //! evaluation (discs, from the mover's side) and time taken (seconds). Unknown tags are kept in
 //! order and printed back.
 //!
+//! The time control `TI[main/increment/...]` is kept as text; [`GgfGame::clock`] reads it (typed
+//! errors) into the time left of the side to move, as an NBoard engine does on `set game`.
+//!
 //! The result `RE[+6.000]` is black's disc difference; a suffix `:t` marks a loss on time,
 //! `:r` a resignation (anything else after `:` is kept as is); `RE[?]` or no `RE` is unknown.
 //!
@@ -173,6 +176,99 @@ impl GgfGame {
     /// Whether every move is legal for its colour in turn.
     pub fn is_legal(&self) -> bool {
         self.positions().len() == self.moves.len() + 1
+    }
+}
+
+/// A time control `TI[main/increment/...]`, as read by [`GgfGame::time_limits`]: the main
+/// time and the increment added after each move, in seconds. Each is a GGF time
+/// (`[[h:]m:]s`, seconds may have decimals, e.g. `5:00` or `1:02:03.5`); an empty or missing
+/// increment is 0; the fields after the increment are not read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GgfTimeControl {
+    /// Each side's main time, in seconds.
+    pub main: f64,
+    /// Seconds added to a side's clock after each of its moves.
+    pub increment: f64,
+}
+
+/// The clock of the side to move at the end of a record ([`GgfGame::clock`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GgfClock {
+    /// The side to move after the record's moves.
+    pub side: Color,
+    /// Its time left in seconds: the main time, plus an increment for each of its moves that
+    /// gives a time, less those times (finite, never below 0).
+    pub remaining: f64,
+    /// The increment, in seconds.
+    pub increment: f64,
+}
+
+/// Reads a GGF time (`[[h:]m:]s`) in seconds; `None` unless each field is a finite number
+/// at least 0.
+fn ggf_seconds(text: &str) -> Option<f64> {
+    let mut total = 0.0;
+    for part in text.trim().split(':') {
+        let v: f64 = part.trim().parse().ok().filter(|v: &f64| v.is_finite() && *v >= 0.0)?;
+        total = total * 60.0 + v;
+    }
+    Some(total).filter(|t: &f64| t.is_finite())
+}
+
+impl FromStr for GgfTimeControl {
+    type Err = ParseGgfError;
+    /// Parses the value of a `TI` tag, e.g. `15:00//2:00` or `5:00/0.5`.
+    fn from_str(value: &str) -> Result<GgfTimeControl, ParseGgfError> {
+        let mut parts = value.split('/');
+        let main = ggf_seconds(parts.next().unwrap_or(""))
+            .ok_or_else(|| bad("TI", value, "bad main time: expected [[h:]m:]s"))?;
+        let increment = match parts.next().map(str::trim) {
+            None | Some("") => 0.0,
+            Some(t) => ggf_seconds(t).ok_or_else(|| bad("TI", value, "bad increment: expected [[h:]m:]s"))?,
+        };
+        Ok(GgfTimeControl { main, increment })
+    }
+}
+
+impl GgfGame {
+    /// The time control of the `TI` tag; `Ok(None)` without one.
+    ///
+    /// # Errors
+    /// [`ParseGgfError::BadValue`] (tag `TI`) when the tag is not a time control.
+    pub fn time_limits(&self) -> Result<Option<GgfTimeControl>, ParseGgfError> {
+        self.time_control.as_deref().map(str::parse).transpose()
+    }
+
+    /// The clock of the side to move after the record's moves, from the `TI` tag and the
+    /// times of its moves (as an NBoard engine reads it from `set game`); `Ok(None)` without
+    /// a `TI` tag.
+    ///
+    /// # Errors
+    /// [`ParseGgfError::BadValue`] (tag `TI`) when the tag is not a time control.
+    pub fn clock(&self) -> Result<Option<GgfClock>, ParseGgfError> {
+        let Some(tc) = self.time_limits()? else {
+            return Ok(None);
+        };
+        let side = self.final_position().side_to_move();
+        let (mut used, mut timed) = (0.0, 0u32);
+        for m in self.moves.iter().filter(|m| m.color == side) {
+            if let Some(t) = m.time {
+                used += t;
+                timed += 1;
+            }
+        }
+        // Finite and at least 0 whatever the sums (huge times overflow to infinity).
+        let remaining = tc.main + tc.increment * f64::from(timed) - used;
+        // NaN from infinity minus infinity.
+        let remaining = if remaining.is_nan() {
+            0.0
+        } else {
+            remaining.clamp(0.0, f64::MAX)
+        };
+        Ok(Some(GgfClock {
+            side,
+            remaining,
+            increment: tc.increment,
+        }))
     }
 }
 
@@ -509,5 +605,62 @@ mod tests {
         assert_eq!(r.result.unwrap().ending, GgfEnding::Resigned);
         let u: GgfGame = format!("(;GM[Othello]RE[?]BO[8 {START} *];)").parse().unwrap();
         assert_eq!(u.result, None);
+    }
+
+    #[test]
+    fn clock_of_the_side_to_move() {
+        let g: GgfGame = format!("(;GM[Othello]TI[1:00/0.5/]BO[8 {START} *]B[F5//2.5]W[D6//1]B[C3//4];)")
+            .parse()
+            .unwrap();
+        assert_eq!(
+            g.time_limits().unwrap(),
+            Some(GgfTimeControl {
+                main: 60.0,
+                increment: 0.5
+            })
+        );
+        // White to move: 60 s + 1 increment - 1 s used = 59.5 s.
+        let c = g.clock().unwrap().unwrap();
+        assert_eq!((c.side, c.remaining, c.increment), (Color::White, 59.5, 0.5));
+        // Black to move after two timed moves of its own: 60 + 2 * 0.5 - 2.5 - 4 = 54.5 s;
+        // a move without a time adds no increment: 60 + 0.5 - 2.5 = 58 s.
+        let mut black = g.clone();
+        black.moves.push(GgfMove {
+            color: Color::White,
+            mv: "d3".parse().unwrap(),
+            eval: None,
+            time: Some(3.0),
+        });
+        let c = black.clock().unwrap().unwrap();
+        assert_eq!((c.side, c.remaining), (Color::Black, 54.5));
+        black.moves[2].time = None;
+        assert_eq!(black.clock().unwrap().unwrap().remaining, 58.0);
+        // Never below zero.
+        let over: GgfGame = format!("(;TI[0:01]BO[8 {START} *]B[F5//5]W[D6//0];)").parse().unwrap();
+        assert_eq!(over.clock().unwrap().unwrap().remaining, 0.0);
+        // Finite when the sums overflow.
+        let huge: GgfGame = format!("(;TI[1e308/1e308]BO[8 {START} *]B[F5//1]W[D6//1];)")
+            .parse()
+            .unwrap();
+        assert_eq!(huge.clock().unwrap().unwrap().remaining, f64::MAX);
+        let nan: GgfGame = format!("(;TI[0/1e308]BO[8 {START} *]B[F5//1e308]W[D6//1]B[C3//1e308]W[D3//1];)")
+            .parse()
+            .unwrap();
+        assert_eq!(nan.clock().unwrap().unwrap().remaining, 0.0);
+        // No TI: no clock.
+        let mut none = g.clone();
+        none.time_control = None;
+        assert_eq!(none.clock(), Ok(None));
+        assert_eq!("1:02:03.5".parse::<GgfTimeControl>().unwrap().main, 3723.5);
+        assert_eq!("5:00".parse::<GgfTimeControl>().unwrap().increment, 0.0);
+        assert_eq!("15:00//2:00".parse::<GgfTimeControl>().unwrap().increment, 0.0);
+        assert_eq!("15:00/2:00".parse::<GgfTimeControl>().unwrap().increment, 120.0);
+        for bad in ["x", "", "-5", "1:-5", "inf", "NaN", "1:00/abc", "1:00/-1"] {
+            none.time_control = Some(bad.to_string());
+            assert!(
+                matches!(none.clock(), Err(ParseGgfError::BadValue { ref tag, .. }) if tag == "TI"),
+                "{bad}"
+            );
+        }
     }
 }

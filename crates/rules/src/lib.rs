@@ -40,7 +40,7 @@ mod symmetry;
 pub mod text;
 
 pub use bitboard::{Bitboard, Squares, neighbours};
-pub use ggf::{GgfGame, GgfMove, ParseGgfError};
+pub use ggf::{GgfClock, GgfGame, GgfMove, GgfTimeControl, ParseGgfError};
 pub use position::{IllegalMoveError, Position, PositionError, final_score};
 pub use size::{BoardSize, ParseBoardSizeError};
 pub use square::{Color, Move, ParseMoveError, Square};

@@ -1,7 +1,12 @@
 //! `othello nboard`: the NBoard engine protocol (version 2) on stdin/stdout.
 //!
 //! From the GUI: `nboard 2`, `set depth N`, `set game GGF`, `set contempt N`, `move F5[/eval/time]`,
-//! `hint N`, `go`, `ping N`, `learn`, `quit`; other lines are ignored. To the GUI: `set myname`,
+//! `hint N`, `go`, `ping N`, `learn`, `quit` (`set contempt` is accepted and not used; the
+//! version may be 1 or 2). A bad or unknown command is reported in one line on stderr,
+//! `nboard: COMMAND: what is wrong`, and otherwise ignored: the session keeps its settings
+//! (a `ping` with a bad number is still answered). `set game` reads the position and the clock
+//! from one [`GgfGame`] parse; a record it refuses is reported, and one whose `TI` it cannot
+//! read is played without a clock. To the GUI: `set myname`,
 //! `status`, `nodestats`, `search`, `===`, `pong`, `learned`. Every line is flushed.
 //!
 //! A reader thread reads the input as bytes (a line that is not UTF-8, such as a Latin-1 player
@@ -18,11 +23,12 @@
 use crate::error::CliResult;
 use crate::search_cmd::discs;
 use othello_engine::{Limits, Player, Reply};
-use othello_rules::{Color, Move, Position};
+use othello_rules::{Color, GgfGame, Move, Position};
 use othello_spec::{DEFAULT_DEPTH, Engine, Spec};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
+use std::time::Duration;
 
 /// Options of `othello nboard`.
 #[derive(clap::Args, Debug)]
@@ -32,55 +38,6 @@ pub struct NboardArgs {
     /// stay as caps).
     #[arg(long, short, default_value = "pvs")]
     engine: String,
-}
-
-/// Parses a GGF game record (`(;GM[Othello]...BO[8 <board> *]B[F5]W[E6//1.2]...;)`) into the
-/// position after its moves.
-///
-/// # Errors
-/// A description of the first problem.
-pub fn parse_ggf(text: &str) -> Result<Position, String> {
-    let mut pos: Option<Position> = None;
-    let mut rest = text;
-    while let Some(open) = rest.find('[') {
-        let key: String = rest[..open]
-            .chars()
-            .rev()
-            .take_while(|c| c.is_ascii_alphabetic())
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        let close = rest[open..].find(']').ok_or("unclosed '[' in GGF")? + open;
-        let value = &rest[open + 1..close];
-        rest = &rest[close + 1..];
-        match key.as_str() {
-            "BO" => {
-                let mut parts = value.split_whitespace();
-                let _size = parts.next().ok_or("empty BO[]")?;
-                let board = parts.next().ok_or("BO[] without a board")?;
-                let side = match parts.next() {
-                    Some("*") | Some("X") | Some("x") => "X",
-                    Some("O") | Some("o") => "O",
-                    other => return Err(format!("bad side to move {other:?} in BO[]")),
-                };
-                pos = Some(
-                    format!("{board} {side}")
-                        .parse::<Position>()
-                        .map_err(|e| format!("BO[]: {e}"))?,
-                );
-            }
-            "B" | "W" => {
-                let p = pos.as_mut().ok_or("a move before the board BO[]")?;
-                let color = if key == "B" { Color::Black } else { Color::White };
-                let mv_text = value.split('/').next().unwrap_or("").trim();
-                let mv: Move = mv_text.parse().map_err(|e| format!("move {mv_text}: {e}"))?;
-                *p = play_for(p, color, mv)?;
-            }
-            _ => {}
-        }
-    }
-    pos.ok_or_else(|| "GGF without a board BO[]".to_string())
 }
 
 /// Plays `mv` for `color`, inserting the forced pass of the other side when the record skips it.
@@ -113,8 +70,8 @@ pub struct SessionConfig {
     /// The deepest `set depth` accepted; larger values are capped to it (60 on the command
     /// line; a fuzz target caps it low so that no input searches for minutes).
     pub max_depth: u32,
-    /// Whether problems with the GUI's lines (a bad GGF record, an illegal move) are reported
-    /// on stderr.
+    /// Whether problems with the GUI's lines (a bad or unknown command, a bad GGF record, an
+    /// illegal move) are reported on stderr.
     pub diagnostics: bool,
     /// Whether the engine's spec set its own limits (`depth`, `nodes`, `time`, `playouts`):
     /// under a game clock they stay as caps; without them the clock replaces the default
@@ -247,32 +204,65 @@ impl<W: Write> Session<W> {
         r
     }
 
+    /// Reports a bad or unknown command on stderr (when diagnostics are on): the command as
+    /// received, then what is wrong. The command is otherwise ignored.
+    fn refuse(&self, line: &str, why: &str) {
+        self.diagnose(&format!("{line}: {why}"));
+    }
+
     fn handle(&mut self, line: &str) {
         let mut words = line.split_whitespace();
         let Some(cmd) = words.next() else { return };
         match cmd {
-            "nboard" => self.say("set myname othello-toolkit"),
+            "nboard" => match words.next() {
+                // Version 1 differs from 2 only in lines this engine does not send.
+                Some("1" | "2") => self.say("set myname othello-toolkit"),
+                Some(v) => self.refuse(line, &format!("unsupported protocol version {v} (expected 2)")),
+                None => self.refuse(line, "missing protocol version (expected 2)"),
+            },
             "set" => match words.next() {
-                Some("depth") => {
-                    if let Some(d) = words.next().and_then(|d| d.parse::<u32>().ok()).filter(|&d| d >= 1) {
-                        self.depth = d.min(self.config.max_depth).min(60);
-                    }
-                }
+                Some("depth") => match parse_count(words.next()) {
+                    Ok(d) => self.depth = d.min(self.config.max_depth).min(60),
+                    Err(why) => self.refuse(line, &format!("bad depth: {why}")),
+                },
                 Some("game") => {
                     let ggf = line.split_once("game").map(|(_, g)| g.trim()).unwrap_or("");
-                    self.clock = ggf
-                        .parse::<othello_rules::GgfGame>()
-                        .ok()
-                        .and_then(|g| crate::arena::clock::ggf_clock(&g));
-                    match parse_ggf(ggf) {
-                        Ok(p) => self.pos = p,
-                        Err(e) => self.diagnose(&format!("bad game: {e}")),
+                    match ggf.parse::<GgfGame>() {
+                        Ok(game) => {
+                            self.pos = game.final_position();
+                            self.clock = match game.clock() {
+                                Ok(clock) => clock.map(|c| {
+                                    othello_engine::GameClock::new(
+                                        Duration::from_secs_f64(c.remaining.min(1e9)),
+                                        Duration::from_secs_f64(c.increment.min(1e9)),
+                                    )
+                                }),
+                                Err(e) => {
+                                    self.diagnose(&format!("set game: {e}; playing without a clock"));
+                                    None
+                                }
+                            };
+                        }
+                        Err(e) => self.diagnose(&format!("set game: {e}")),
                     }
                 }
-                _ => {}
+                // Accepted and not used: no engine here plays for a draw differently.
+                Some("contempt") => {
+                    if let Err(why) = words
+                        .next()
+                        .ok_or("missing")
+                        .and_then(|c| c.parse::<i64>().map(drop).map_err(|_| "expected a whole number"))
+                    {
+                        self.refuse(line, &format!("bad contempt: {why}"));
+                    }
+                }
+                Some(other) => self.refuse(line, &format!("unknown option {other}")),
+                None => self.refuse(line, "missing option"),
             },
             "move" => {
-                let text = words.next().unwrap_or("");
+                let Some(text) = words.next() else {
+                    return self.refuse(line, "missing move");
+                };
                 let mv_text = text.split('/').next().unwrap_or("");
                 match mv_text.parse::<Move>() {
                     Ok(mv) => {
@@ -283,10 +273,10 @@ impl<W: Write> Session<W> {
                         };
                         match play_for(&self.pos, color, mv) {
                             Ok(p) => self.pos = p,
-                            Err(e) => self.diagnose(&format!("illegal move {text}: {e}")),
+                            Err(e) => self.refuse(line, &format!("illegal move: {e}")),
                         }
                     }
-                    Err(e) => self.diagnose(&e.to_string()),
+                    Err(e) => self.refuse(line, &e.to_string()),
                 }
             }
             "go" => {
@@ -299,7 +289,13 @@ impl<W: Write> Session<W> {
                 self.say("status");
             }
             "hint" => {
-                let n: usize = words.next().and_then(|n| n.parse().ok()).unwrap_or(1).max(1);
+                let n = match words.next() {
+                    None => 1,
+                    Some(n) => match parse_count(Some(n)) {
+                        Ok(n) => n as usize,
+                        Err(why) => return self.refuse(line, &format!("bad count: {why}")),
+                    },
+                };
                 self.say("status thinking");
                 let r = self.search(true);
                 let depth = if r.exact {
@@ -319,14 +315,31 @@ impl<W: Write> Session<W> {
                 self.say("status");
             }
             "ping" => {
+                // Always answered (the GUI waits for it, and the reader counted it), even when
+                // its number is malformed.
                 self.pings_done += 1;
                 let n = words.next().unwrap_or("0").to_string();
+                if n.parse::<u64>().is_err() {
+                    self.refuse(line, "expected a number at least 0");
+                }
                 self.say(&format!("pong {n}"));
             }
             "learn" => self.say("learned"),
             "quit" => self.closed = true,
-            _ => {}
+            _ => self.refuse(line, "unknown command"),
         }
+    }
+}
+
+/// A count of at least 1 (`set depth N`, `hint N`), or what is wrong with it.
+fn parse_count(word: Option<&str>) -> Result<u32, &'static str> {
+    const WHY: &str = "expected a whole number at least 1";
+    match word.ok_or("missing")?.parse::<u32>() {
+        Ok(0) => Err(WHY),
+        Ok(n) => Ok(n),
+        // Larger than any depth or move count: capped by the caller.
+        Err(e) if *e.kind() == std::num::IntErrorKind::PosOverflow => Ok(u32::MAX),
+        Err(_) => Err(WHY),
     }
 }
 
@@ -441,19 +454,141 @@ pub fn run(args: &NboardArgs) -> CliResult {
 mod tests {
     use super::*;
 
+    const START: &str = "---------------------------O*------*O---------------------------";
+
+    fn session() -> Session<Vec<u8>> {
+        let (engine, _) = engine_from_spec("pvs:tt=1").unwrap();
+        let config = SessionConfig {
+            depth: 2,
+            max_depth: 7,
+            diagnostics: false,
+            ..SessionConfig::default()
+        };
+        Session {
+            base: engine.limits(),
+            engine,
+            config,
+            depth: 2,
+            pos: Position::start(),
+            out: Vec::new(),
+            closed: false,
+            clock: None,
+            stop: Arc::default(),
+            end_of_input: Arc::default(),
+            pings_seen: Arc::default(),
+            pings_done: 0,
+        }
+    }
+
+    fn output(s: &mut Session<Vec<u8>>) -> String {
+        String::from_utf8(std::mem::take(&mut s.out)).unwrap()
+    }
+
     #[test]
-    fn ggf_with_moves_and_passes() {
-        let start = "---------------------------O*------*O---------------------------";
-        let p = parse_ggf(&format!(
-            "(;GM[Othello]PC[NBoard]TY[8]BO[8 {start} *]B[F5]W[F6//1.2]B[E6/0.5/1];)"
-        ))
-        .unwrap();
+    fn set_game_takes_position_and_clock_from_one_record() {
+        let mut s = session();
+        s.handle(&format!(
+            "set game (;GM[Othello]PC[NBoard]TI[1:00/1]TY[8]BO[8 {START} *]B[F5]W[F6//1.5]B[E6/0.5/1];)"
+        ));
         let expect = othello_rules::text::play_sequence(&Position::start(), "f5f6e6").unwrap();
-        assert_eq!(p, expect);
-        assert!(parse_ggf("(;GM[Othello]B[F5];)").is_err());
-        assert!(parse_ggf(&format!("(;BO[8 {start} *]B[A1];)")).is_err());
-        // A trailing pass of the side that must pass.
-        let pass = parse_ggf(&format!("(;BO[4 -O{} O]W[PA];)", "*".repeat(14))).unwrap();
-        assert_eq!(pass.side_to_move(), Color::Black);
+        assert_eq!(s.pos, expect);
+        // White to move: 60 s + 1 s increment - 1.5 s.
+        let clock = s.clock.unwrap();
+        assert_eq!(clock.remaining, Duration::from_millis(59_500));
+        assert_eq!(clock.increment, Duration::from_secs(1));
+        // A refused record keeps the previous position and clock.
+        for bad in [
+            "(;GM[Othello]B[F5];)".to_string(),
+            format!("(;BO[8 {START} *]B[A1];)"),
+            format!("BO[8 {START} *]"),
+            format!("(;BO[8 {START} *]B[F5/x];)"),
+        ] {
+            s.handle(&format!("set game {bad}"));
+            assert_eq!(s.pos, expect, "{bad}");
+            assert_eq!(s.clock, Some(clock), "{bad}");
+        }
+        // A trailing pass of the side that must pass; no TI: no clock.
+        s.handle(&format!("set game (;BO[4 -O{} O]W[PA];)", "*".repeat(14)));
+        assert_eq!(s.pos.side_to_move(), Color::Black);
+        let before = othello_rules::text::parse_board(&format!("-O{}", "*".repeat(14)), Color::White).unwrap();
+        assert_eq!(s.pos, before.pass_unchecked());
+        assert_eq!(s.clock, None);
+        // A record with a bad TI: the position is taken, without a clock.
+        s.clock = Some(clock);
+        s.handle(&format!("set game (;TI[soon]BO[8 {START} *]B[F5];)"));
+        assert_eq!(
+            s.pos,
+            othello_rules::text::play_sequence(&Position::start(), "f5").unwrap()
+        );
+        assert_eq!(s.clock, None);
+        assert_eq!(output(&mut s), "");
+    }
+
+    #[test]
+    fn bad_commands_change_nothing_and_answer_nothing() {
+        let mut s = session();
+        s.handle("set depth 5");
+        assert_eq!(s.depth, 5);
+        for bad in [
+            "set depth -5",
+            "set depth abc",
+            "set depth 0",
+            "set depth",
+            "set depth 2.5",
+            "nboard 9",
+            "nboard",
+            "set contempt x",
+            "set contempt",
+            "set colour black",
+            "set",
+            "hint 0",
+            "hint abc",
+            "move",
+            "move Z9",
+            "move A1",
+            "frobnicate",
+        ] {
+            s.handle(bad);
+            assert_eq!(s.depth, 5, "{bad}");
+            assert_eq!(s.pos, Position::start(), "{bad}");
+            assert!(!s.closed, "{bad}");
+            assert_eq!(output(&mut s), "", "{bad}");
+        }
+        // Deeper than the cap: capped; a number too large for any type: capped too.
+        s.handle("set depth 9");
+        assert_eq!(s.depth, 7);
+        s.handle("set depth 3");
+        s.handle("set depth 99999999999999999999");
+        assert_eq!(s.depth, 7);
+        s.handle("set contempt -3");
+        s.handle("nboard 2");
+        s.handle("nboard 1");
+        assert_eq!(
+            output(&mut s),
+            "set myname othello-toolkit\nset myname othello-toolkit\n"
+        );
+        // A ping is always answered, and counted.
+        s.handle("ping x");
+        s.handle("ping");
+        s.handle("ping 4");
+        assert_eq!(output(&mut s), "pong x\npong 0\npong 4\n");
+        assert_eq!(s.pings_done, 3);
+        s.handle("move F5");
+        assert_eq!(
+            s.pos,
+            othello_rules::text::play_sequence(&Position::start(), "f5").unwrap()
+        );
+        s.handle("quit");
+        assert!(s.closed);
+    }
+
+    #[test]
+    fn counts() {
+        assert_eq!(parse_count(Some("1")), Ok(1));
+        assert_eq!(parse_count(Some("60")), Ok(60));
+        assert_eq!(parse_count(Some("4294967296")), Ok(u32::MAX));
+        for bad in [None, Some("0"), Some("-1"), Some("x"), Some(""), Some("1.0")] {
+            assert!(parse_count(bad).is_err(), "{bad:?}");
+        }
     }
 }

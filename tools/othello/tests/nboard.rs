@@ -241,3 +241,76 @@ fn mcts_plays_nboard_and_a_bad_spec_is_refused() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown key 'depth' for engine 'mcts'"));
 }
+
+/// Runs `script` (stdin then closed) and returns stdout and stderr (panics if the process
+/// does not exit within [`HANG`] or exits with a failure).
+fn session_with_stderr(script: &str) -> (String, String) {
+    let mut child = spawn();
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || tx.send(child.wait_with_output()));
+    let o = rx.recv_timeout(HANG).expect("nboard exits").unwrap();
+    assert!(o.status.success(), "exit status {}", o.status);
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Every bad or unknown command gets one line on stderr naming the command and what is wrong;
+/// the session goes on (a later `hint` searches and a later `ping` is answered). That the
+/// previous settings stay is checked by the unit tests (here the queued `ping` stops the search
+/// early, so its depth says nothing).
+#[test]
+fn every_bad_command_is_reported_and_the_session_goes_on() {
+    let cases = [
+        ("set depth -5", "set depth -5: bad depth"),
+        ("set depth abc", "set depth abc: bad depth"),
+        ("set depth 0", "set depth 0: bad depth"),
+        ("set depth", "set depth: bad depth: missing"),
+        ("nboard 9", "nboard 9: unsupported protocol version 9"),
+        ("set contempt abc", "set contempt abc: bad contempt"),
+        ("set colour black", "set colour black: unknown option colour"),
+        ("hint abc", "hint abc: bad count"),
+        ("hint 0", "hint 0: bad count"),
+        ("move Z9", "move Z9:"),
+        ("move A1", "move A1: illegal move"),
+        ("move", "move: missing move"),
+        ("frobnicate 3", "frobnicate 3: unknown command"),
+        ("ping x", "ping x: expected a number"),
+        ("set game (;GM[Othello]B[F5];)", "set game: GGF record without a board"),
+        ("set game (;GM[Othello]TI[soon]BO[8 x];)", "set game: bad GGF BO"),
+    ];
+    for (bad, expect) in cases {
+        let (out, err) = session_with_stderr(&format!("nboard 2\nset depth 2\n{bad}\nhint 1\nping 1\n"));
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 1, "{bad}: {err}");
+        assert!(
+            lines[0].starts_with("nboard: ") && lines[0].contains(expect),
+            "{bad}: {err}"
+        );
+        assert!(out.lines().any(|l| l == "pong 1"), "{bad}: {out}");
+        assert!(out.lines().any(|l| l.starts_with("search ")), "{bad}: {out}");
+        if bad.starts_with("nboard") {
+            assert_eq!(
+                out.matches("set myname").count(),
+                1,
+                "only `nboard 2` is answered: {out}"
+            );
+        }
+    }
+    // Good commands say nothing on stderr; a bad TI plays the record's position without a clock.
+    let (out, err) = session_with_stderr(&format!(
+        "nboard 2\nset depth 2\nset contempt 0\nlearn\nset game (;GM[Othello]TI[5:00]BO[8 {START_BOARD} *]B[F5//1];)\n\
+         move D6\nhint 1\nping 1\nset game (;GM[Othello]TI[soon]BO[8 {START_BOARD} *];)\nping 2\n"
+    ));
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("set game: bad GGF TI[soon]") && err.contains("without a clock"),
+        "{err}"
+    );
+    assert!(
+        out.contains("set myname") && out.contains("learned") && out.contains("pong 2"),
+        "{out}"
+    );
+}

@@ -276,10 +276,12 @@ fn v1_file(w: &Weights) -> Vec<u8> {
 #[test]
 fn embedded_default_loads_and_is_small() {
     assert!(DEFAULT_WEIGHTS.len() <= 8 << 20);
-    // Written in the current format: version 2, no sections, tied (checked on load).
+    // Written in the current format: version 2, one section (its cut table), tied (checked on
+    // load).
     assert_eq!(DEFAULT_WEIGHTS[8..12], weights::FORMAT_VERSION.to_le_bytes());
     let w = Weights::from_bytes(DEFAULT_WEIGHTS).unwrap();
-    assert_eq!(w.sections().len(), 0);
+    assert_eq!(w.sections().len(), 1);
+    assert!(w.section(weights::CUTS_TAG).is_some());
     assert_eq!(w.to_bytes(), DEFAULT_WEIGHTS);
     assert!(w.check_ties().is_ok());
     let eval = PatternEval::default();
@@ -296,9 +298,11 @@ fn version_1_and_2_encodings_evaluate_alike() {
     let v2 = Weights::from_bytes(DEFAULT_WEIGHTS).unwrap();
     let old = v1_file(&v2);
     assert_eq!(old[8..12], 1u32.to_le_bytes());
-    assert_eq!(old.len() + 4, DEFAULT_WEIGHTS.len());
+    // Version 2 adds the section count, and the cut table's tag, length and bytes.
+    let cuts = v2.section(weights::CUTS_TAG).unwrap().len();
+    assert_eq!(old.len() + 4 + 12 + cuts, DEFAULT_WEIGHTS.len());
     let v1 = Weights::from_bytes(&old).unwrap();
-    assert_eq!(v1, v2);
+    assert_eq!(v1, Weights::new(v2.phases(), v2.scale(), v2.values().to_vec()).unwrap());
     let positions = random_positions(19, 10);
     for x in Extraction::ALL.into_iter().filter(|x| x.supported()) {
         let (a, b) = (

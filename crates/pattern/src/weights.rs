@@ -717,7 +717,7 @@ mod tests {
         assert_eq!(back, w);
         assert_eq!(back.to_bytes(), bytes);
         let w = w
-            .with_section(*b"CUTS", vec![1, 2, 3])
+            .with_section(*b"XTRA", vec![1, 2, 3])
             .with_section(*b"\0\xffz ", Vec::new());
         let bytes = w.to_bytes();
         let back = Weights::from_bytes(&bytes).unwrap();
@@ -735,7 +735,7 @@ mod tests {
     fn version_2_layout_byte_by_byte() {
         let w = Weights::zero(1, 250)
             .unwrap()
-            .with_section(*b"CUTS", vec![7; 5])
+            .with_section(*b"XTRA", vec![7; 5])
             .with_section(*b"ABCD", vec![]);
         let f = w.to_bytes();
         let n = per_phase();
@@ -751,7 +751,7 @@ mod tests {
         assert!(f[40..40 + 2 * n].iter().all(|&b| b == 0));
         let s = 40 + 2 * n;
         assert_eq!(u32_at(s), 2);
-        assert_eq!(&f[s + 4..s + 8], b"CUTS");
+        assert_eq!(&f[s + 4..s + 8], b"XTRA");
         assert_eq!(u64_at(s + 8), 5);
         assert_eq!(&f[s + 16..s + 21], &[7; 5]);
         assert_eq!(&f[s + 21..s + 25], b"ABCD");
@@ -763,21 +763,21 @@ mod tests {
     fn sections_are_kept_replaced_and_listed_in_order() {
         let w = Weights::zero(1, 100).unwrap();
         assert_eq!(w.sections().len(), 0);
-        assert_eq!(w.section(*b"CUTS"), None);
+        assert_eq!(w.section(*b"XTRA"), None);
         let w = w
-            .with_section(*b"CUTS", vec![1])
+            .with_section(*b"XTRA", vec![1])
             .with_section(*b"NEW1", vec![9, 9])
-            .with_section(*b"CUTS", vec![2, 3]);
-        assert_eq!(w.section(*b"CUTS"), Some(&[2u8, 3][..]));
+            .with_section(*b"XTRA", vec![2, 3]);
+        assert_eq!(w.section(*b"XTRA"), Some(&[2u8, 3][..]));
         assert_eq!(w.section(*b"NEW1"), Some(&[9u8, 9][..]));
         assert_eq!(w.section(*b"NEW2"), None);
         let listed: Vec<([u8; 4], Vec<u8>)> = w.sections().map(|(t, b)| (t, b.to_vec())).collect();
-        assert_eq!(listed, vec![(*b"CUTS", vec![2, 3]), (*b"NEW1", vec![9, 9])]);
+        assert_eq!(listed, vec![(*b"XTRA", vec![2, 3]), (*b"NEW1", vec![9, 9])]);
         // A tag this build does not know survives a read and a write, in place.
         let back = Weights::from_bytes(&w.to_bytes()).unwrap();
         assert_eq!(
             back.sections().map(|(t, _)| t).collect::<Vec<_>>(),
-            [*b"CUTS", *b"NEW1"]
+            [*b"XTRA", *b"NEW1"]
         );
         assert_eq!(back.to_bytes(), w.to_bytes());
         // Sections are part of the value: weights that differ only there are not equal.
@@ -899,8 +899,8 @@ mod tests {
             t
         };
         // A whole table reads.
-        let ok = with_table(&table(1, &[section(b"CUTS", 2, &[4, 5])]));
-        assert_eq!(Weights::from_bytes(&ok).unwrap().section(*b"CUTS"), Some(&[4u8, 5][..]));
+        let ok = with_table(&table(1, &[section(b"XTRA", 2, &[4, 5])]));
+        assert_eq!(Weights::from_bytes(&ok).unwrap().section(*b"XTRA"), Some(&[4u8, 5][..]));
         // No count, or a count cut short.
         assert!(matches!(
             e(&[]),
@@ -951,8 +951,8 @@ mod tests {
         ));
         // Lengths past the end: by one byte, and the largest u64.
         assert!(matches!(
-            e(&table(1, &[section(b"CUTS", 3, &[1, 2])])),
-            WeightsError::SectionLength { index: 0, tag, length: 3, left: 2 } if tag == *b"CUTS"
+            e(&table(1, &[section(b"XTRA", 3, &[1, 2])])),
+            WeightsError::SectionLength { index: 0, tag, length: 3, left: 2 } if tag == *b"XTRA"
         ));
         assert!(matches!(
             e(&table(2, &[first.clone(), section(b"BIG!", u64::MAX, &[])])),
@@ -965,7 +965,7 @@ mod tests {
         ));
         // The same tag twice.
         assert!(matches!(
-            e(&table(3, &[first.clone(), section(b"CUTS", 0, &[]), section(b"AAAA", 0, &[])])),
+            e(&table(3, &[first.clone(), section(b"XTRA", 0, &[]), section(b"AAAA", 0, &[])])),
             WeightsError::DuplicateSection { tag, first: 0, second: 2 } if tag == *b"AAAA"
         ));
         // Bytes after the last section, or after an empty table.
@@ -980,7 +980,7 @@ mod tests {
         // The messages name the field and the tag.
         let msg = |t: &[u8]| e(t).to_string();
         assert!(msg(&[1, 0]).contains("section count"), "{}", msg(&[1, 0]));
-        assert!(msg(&table(1, &[section(b"CUTS", 3, &[])])).contains("\"CUTS\""));
+        assert!(msg(&table(1, &[section(b"XTRA", 3, &[])])).contains("\"XTRA\""));
         assert!(msg(&table(1, &[section(b"\0\x01\x02\x03", 3, &[])])).contains("[00, 01, 02, 03]"));
         assert!(msg(&table(2, &[first.clone(), first.clone()])).contains("same tag \"AAAA\""));
         assert!(msg(&table(1, &[b"AAAA\x01".to_vec()])).contains("length needs 8 bytes, 1 left"));
@@ -991,7 +991,7 @@ mod tests {
     /// is a checksum mismatch.
     #[test]
     fn checksum_catches_a_flipped_bit_everywhere() {
-        let w = Weights::zero(1, 100).unwrap().with_section(*b"CUTS", vec![0x5a; 3]);
+        let w = Weights::zero(1, 100).unwrap().with_section(*b"XTRA", vec![0x5a; 3]);
         let good = w.to_bytes();
         let table_at = HEADER_LEN + 2 * per_phase();
         assert_eq!(good.len(), table_at + 4 + 12 + 3);

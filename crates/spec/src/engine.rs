@@ -481,7 +481,7 @@ mod tests {
             ),
             (
                 "pvs:playouts=3",
-                "unknown key 'playouts' for engine 'pvs' (known: depth, time, nodes, eval, weights, tt, threads, quiescence, killers, history, mobility, aspiration, endgame)",
+                "unknown key 'playouts' for engine 'pvs' (known: depth, time, nodes, eval, weights, tt, threads, quiescence, killers, history, mobility, aspiration, endgame, selectivity)",
             ),
             (
                 "mcts:nodes=3,playouts=4",

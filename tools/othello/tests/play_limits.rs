@@ -80,7 +80,8 @@ fn tables_that_fit_once_but_not_over_every_slot_are_refused_before_a_game() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
 
-/// Waits at most `limit` for the child to exit.
+/// Waits at most `limit` for the child to exit; past it, kills it (so a failed test leaves no
+/// process behind) and returns `None`.
 fn wait_for(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
     let start = Instant::now();
     while start.elapsed() < limit {
@@ -89,6 +90,8 @@ fn wait_for(child: &mut Child, limit: Duration) -> Option<ExitStatus> {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+    let _ = child.kill();
+    let _ = child.wait();
     None
 }
 

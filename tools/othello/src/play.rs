@@ -647,7 +647,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
     bar.finish_and_clear();
     for (f, what) in [(ggf_file.as_mut(), "GGF"), (jsonl_file.as_mut(), "JSON Lines")] {
         if let Some(f) = f
-            && let Err(e) = f.flush().and_then(|()| f.sync_data())
+            && let Err(e) = f.flush()
         {
             write_error.get_or_insert(format!("cannot write the {what} file: {e}"));
         }

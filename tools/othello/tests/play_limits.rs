@@ -62,6 +62,19 @@ fn tables_that_fit_once_but_not_over_every_slot_are_refused_before_a_game() {
     assert!(stderr.contains("more than the memory available ("), "{stderr}");
     // Nothing was allocated or touched: the refusal takes no longer than starting the program.
     assert!(elapsed < Duration::from_secs(20), "took {elapsed:?}");
+    // With fewer pairs than --concurrency, only the slots the pairs fill count.
+    let out = Command::new(BIN)
+        .args(["play", &spec, "random", "--games", "4", "--concurrency", "8", "-q"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with(&format!(
+            "error: bad --concurrency 8: the engines need 2 x 2 x {tt} MiB (A's tables)"
+        )),
+        "{stderr}"
+    );
     // The same table in one slot with no endgame table fits and plays (a small one, to keep
     // the machine's memory free).
     let out = Command::new(BIN)

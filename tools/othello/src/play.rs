@@ -761,7 +761,11 @@ mod tests {
              + 5 MiB (the embedded weights, shared) + 3 x 16 MiB (adjudication tables)"
         );
         // The embedded weights count once, whatever the slots; unequal tables are listed.
-        assert_eq!(memory_total(&[a.clone(), a], 1, false, 5).0, 2 * 128 + 5);
+        assert_eq!(memory_total(&[a.clone(), a.clone()], 1, false, 5).0, 2 * 128 + 5);
+        assert_eq!(
+            memory_total(&[a, SideMemory::default()], 1, false, 0),
+            (128, "1 x 2 x 64 MiB (A's tables)".to_string())
+        );
         let (total, made_of) = memory_total(&[tables(&[8, 1]), external.clone()], 2, false, 0);
         assert_eq!((total, made_of.as_str()), (18, "2 x (8 + 1) MiB (A's tables)"));
         assert_eq!(

@@ -13,6 +13,8 @@ use othello_rules::BoardSize;
 use serde_json::json;
 use std::collections::HashMap;
 use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Options of `othello play`.
@@ -290,6 +292,179 @@ fn fmt_elo(x: Option<f64>, score: f64) -> String {
     }
 }
 
+/// The memory one side's in-process engine takes in each game slot (external engines take none
+/// of this process's memory).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct SideMemory {
+    /// The tables one instance allocates, in MiB each: the search's (`tt`) and the endgame
+    /// solver's (the search hands it the root at `endgame` empties; same size, at least 1).
+    tables: Vec<usize>,
+    /// Weights loaded by each instance (a `weights=FILE`), in MiB; 0 when none.
+    own_weights_mib: usize,
+    /// Whether it evaluates with the embedded weights (one copy, shared by every instance).
+    shared_weights: bool,
+}
+
+/// The memory the side of `text` takes (none for an external engine or a spec without tables).
+fn side_memory(source: &PlayerSource) -> CliResult<SideMemory> {
+    let PlayerSource::Builtin(text) = source else {
+        return Ok(SideMemory::default());
+    };
+    let weights_file = text.parse::<othello_spec::Spec>()?.raw("weights");
+    let othello_spec::Engine::Search { searcher, .. } = othello_spec::Engine::from_spec(text.parse()?)? else {
+        return Ok(SideMemory::default());
+    };
+    let config = searcher.config();
+    let mut tables = Vec::new();
+    if config.algorithm.prunes() {
+        if config.tt_mib > 0 {
+            tables.push(config.tt_mib);
+        }
+        if config.endgame_empties > 0 {
+            tables.push(config.tt_mib.max(1));
+        }
+    }
+    let pattern = matches!(
+        searcher.evaluator(),
+        othello_spec::SpecEval::Pattern(..) | othello_spec::SpecEval::Auto(..)
+    );
+    let own_weights_mib = match (&weights_file, pattern) {
+        (Some(path), true) => othello_pattern::Weights::from_path(path)
+            .map(|w| weights_mib(w.values().len()))
+            .map_err(|e| input(format!("cannot read the weights {path}: {e}")))?,
+        _ => 0,
+    };
+    Ok(SideMemory {
+        tables,
+        own_weights_mib,
+        shared_weights: pattern && weights_file.is_none(),
+    })
+}
+
+/// MiB (rounded up) of `values` weights held as 16-bit integers.
+fn weights_mib(values: usize) -> usize {
+    (values * 2).div_ceil(1 << 20)
+}
+
+/// The table of the solver each worker adjudicates with (`--adjudicate`), in MiB.
+const ADJUDICATION_TT_MIB: usize = 16;
+
+/// The memory the whole process takes for its engines' tables and weights with `concurrency`
+/// game slots: every table of every slot, the weights each slot loads, the shared embedded
+/// weights once (`shared_weights_mib`) and each slot's adjudication table (`adjudicate`).
+/// Returns the total in MiB and what it is made of (`2 x 2 x 4096 MiB (A's tables) + ...`).
+fn memory_total(
+    sides: &[SideMemory; 2],
+    concurrency: usize,
+    adjudicate: bool,
+    shared_weights_mib: usize,
+) -> (usize, String) {
+    let mut total = 0usize;
+    let mut parts = Vec::new();
+    for (side, name) in sides.iter().zip(["A", "B"]) {
+        let per: usize = side.tables.iter().fold(0, |a, &t| a.saturating_add(t));
+        if per > 0 {
+            total = total.saturating_add(per.saturating_mul(concurrency));
+            let sizes = match side.tables.as_slice() {
+                [one] => format!("{one} MiB"),
+                [first, rest @ ..] if rest.iter().all(|t| t == first) => {
+                    format!("{} x {first} MiB", side.tables.len())
+                }
+                all => format!(
+                    "({}) MiB",
+                    all.iter().map(usize::to_string).collect::<Vec<_>>().join(" + ")
+                ),
+            };
+            parts.push(format!("{concurrency} x {sizes} ({name}'s tables)"));
+        }
+        if side.own_weights_mib > 0 {
+            total = total.saturating_add(side.own_weights_mib.saturating_mul(concurrency));
+            parts.push(format!(
+                "{concurrency} x {} MiB ({name}'s weights)",
+                side.own_weights_mib
+            ));
+        }
+    }
+    if sides.iter().any(|s| s.shared_weights) && shared_weights_mib > 0 {
+        total = total.saturating_add(shared_weights_mib);
+        parts.push(format!("{shared_weights_mib} MiB (the embedded weights, shared)"));
+    }
+    if adjudicate {
+        total = total.saturating_add(ADJUDICATION_TT_MIB * concurrency);
+        parts.push(format!(
+            "{concurrency} x {ADJUDICATION_TT_MIB} MiB (adjudication tables)"
+        ));
+    }
+    let made_of = if parts.is_empty() {
+        "0 MiB".to_string()
+    } else {
+        parts.join(" + ")
+    };
+    (total, made_of)
+}
+
+/// Refuses a match whose engines' tables and weights, over all its game slots, do not fit in
+/// `available` MiB (`None`: unknown, then not checked). `concurrency` is the `--concurrency`
+/// asked for and the slots the runner fills (fewer when there are fewer pairs).
+fn check_memory(
+    sides: &[SideMemory; 2],
+    (asked, slots): (usize, usize),
+    adjudicate: bool,
+    shared_weights_mib: usize,
+    available: Option<usize>,
+) -> CliResult {
+    let (total, made_of) = memory_total(sides, slots, adjudicate, shared_weights_mib);
+    match available {
+        Some(avail) if total > avail => Err(input(format!(
+            "bad --concurrency {asked}: the engines need {made_of} = {total} MiB, more than the memory available ({avail} MiB)"
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The interrupt of a run: `flag` is set by SIGINT and SIGTERM, `code` holds the exit code
+/// of the last of them, 128 + the signal's number (130 for SIGINT, 143 for SIGTERM), as a shell
+/// reports a process the signal ended.
+struct Interrupt {
+    flag: Arc<AtomicBool>,
+    code: Arc<AtomicUsize>,
+}
+
+impl Interrupt {
+    /// Watches SIGINT and SIGTERM (on Unix; elsewhere never set). A second signal ends the
+    /// process at once, with the same code.
+    fn watch() -> CliResult<Interrupt> {
+        let it = Interrupt {
+            flag: Arc::new(AtomicBool::new(false)),
+            code: Arc::new(AtomicUsize::new(0)),
+        };
+        #[cfg(unix)]
+        {
+            use signal_hook::consts::{SIGINT, SIGTERM};
+            use signal_hook::flag;
+            for (signal, code) in [(SIGINT, 130), (SIGTERM, 143)] {
+                // In this order: the shutdown sees the flag of an earlier signal only.
+                flag::register_conditional_shutdown(signal, code, Arc::clone(&it.flag))
+                    .and_then(|_| flag::register_usize(signal, Arc::clone(&it.code), code as usize))
+                    .and_then(|_| flag::register(signal, Arc::clone(&it.flag)))
+                    .map_err(|e| input(format!("cannot watch signal {signal}: {e}")))?;
+            }
+        }
+        Ok(it)
+    }
+
+    /// The exit code and the signal's name, once a signal came.
+    fn received(&self) -> Option<(i32, &'static str)> {
+        if !self.flag.load(Ordering::SeqCst) {
+            return None;
+        }
+        Some(match self.code.load(Ordering::SeqCst) {
+            143 => (143, "SIGTERM"),
+            _ => (130, "SIGINT"),
+        })
+    }
+}
+
 /// Runs `othello play`.
 pub fn run(args: &PlayArgs) -> CliResult {
     let pair_range = args.pairs.as_deref().map(parse_pairs).transpose()?;
@@ -334,6 +509,13 @@ pub fn run(args: &PlayArgs) -> CliResult {
         PlayerSource::parse(&args.engine_a, engines.as_deref(), size)?,
         PlayerSource::parse(&args.engine_b, engines.as_deref(), size)?,
     ];
+    let sides = [side_memory(&sources[0])?, side_memory(&sources[1])?];
+    let shared_weights_mib = if sides.iter().any(|s| s.shared_weights) {
+        othello_pattern::Weights::from_bytes(othello_pattern::DEFAULT_WEIGHTS)
+            .map_or(0, |w| weights_mib(w.values().len()))
+    } else {
+        0
+    };
     let mut openings: Vec<Opening> = match &args.openings {
         Some(path) => openings::read_file(path, size)?,
         None => openings::builtin(size),
@@ -349,10 +531,25 @@ pub fn run(args: &PlayArgs) -> CliResult {
         overhead: Duration::from_millis(args.overhead),
         hang_timeout: Duration::from_secs_f64(args.hang_timeout),
         adjudicate: args.adjudicate,
+        interrupt: None,
     };
     let (first_pair, games) = match pair_range {
         Some((a, b)) => (a, 2 * (b - a)),
         None => (0, args.games as u64),
+    };
+    // The slots the runner fills: one per pair at most.
+    let slots = (args.concurrency as u64).min(games / 2).max(1) as usize;
+    check_memory(
+        &sides,
+        (args.concurrency as usize, slots),
+        args.adjudicate.is_some(),
+        shared_weights_mib,
+        othello_spec::resources::available_mib(),
+    )?;
+    let interrupt = Interrupt::watch()?;
+    let settings = Settings {
+        interrupt: Some(Arc::clone(&interrupt.flag)),
+        ..settings
     };
     let out = Output::new(args.json);
     let bar = progress(games, "games", args.quiet);
@@ -464,9 +661,17 @@ pub fn run(args: &PlayArgs) -> CliResult {
         },
     )?;
     bar.finish_and_clear();
+    for (f, what) in [(ggf_file.as_mut(), "GGF"), (jsonl_file.as_mut(), "JSON Lines")] {
+        if let Some(f) = f
+            && let Err(e) = f.flush()
+        {
+            write_error.get_or_insert(format!("cannot write the {what} file: {e}"));
+        }
+    }
     if let Some(e) = write_error {
         return Err(input(e));
     }
+    let interrupted = interrupt.received();
     let elapsed = started.elapsed().as_secs_f64();
     let (stats, _, _) = summary(&penta, sprt);
     // The mean over the games of each player's share of its time (see `Clock::share_used`).
@@ -488,6 +693,9 @@ pub fn run(args: &PlayArgs) -> CliResult {
             if let Some([a, b]) = time_used {
                 s += &format!(", time used A {:.1}% B {:.1}%", a * 100.0, b * 100.0);
             }
+            if let Some((_, signal)) = interrupted {
+                s += &format!(", interrupted by {signal}");
+            }
             s
         },
         || {
@@ -497,7 +705,8 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 "flags": flags, "forfeits": forfeits, "seconds": elapsed,
                 "a_time_used": time_used.map(|t| t[0]), "b_time_used": time_used.map(|t| t[1]),
                 "games_per_second": tally.games() as f64 / elapsed.max(1e-9),
-                "pair_range": pair_range.map(|(a, b)| [a, b])});
+                "pair_range": pair_range.map(|(a, b)| [a, b]),
+                "interrupted": interrupted.map(|(_, signal)| signal)});
             for (k, x) in stats.as_object().into_iter().flatten() {
                 if k != "score" {
                     v[k] = x.clone();
@@ -506,5 +715,104 @@ pub fn run(args: &PlayArgs) -> CliResult {
             v
         },
     );
+    if let Some((code, _)) = interrupted {
+        // The summary and the records are out; the shell's code for the signal.
+        let _ = std::io::stdout().flush();
+        std::process::exit(code);
+    }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(spec: &str) -> SideMemory {
+        side_memory(&PlayerSource::Builtin(spec.to_string())).unwrap()
+    }
+
+    fn tables(tables: &[usize]) -> SideMemory {
+        SideMemory {
+            tables: tables.to_vec(),
+            ..SideMemory::default()
+        }
+    }
+
+    #[test]
+    fn each_searcher_counts_its_search_and_endgame_tables() {
+        let both = side("pvs:depth=2,tt=64");
+        assert_eq!(both.tables, vec![64, 64]);
+        assert!(both.shared_weights, "the default evaluation is the embedded patterns");
+        assert_eq!(both.own_weights_mib, 0);
+        assert_eq!(side("ab:tt=8,endgame=0").tables, vec![8]);
+        // Without a search table the solver still takes its 1 MiB one.
+        assert_eq!(side("pvs:tt=0").tables, vec![1]);
+        assert_eq!(side("pvs:tt=0,endgame=0").tables, Vec::<usize>::new());
+        // Searches that do not prune use no table.
+        assert_eq!(side("minimax:depth=2,tt=64").tables, Vec::<usize>::new());
+        assert!(!side("pvs:eval=mobility").shared_weights);
+        assert_eq!(side("random"), SideMemory::default());
+        assert_eq!(side("mcts:playouts=10"), SideMemory::default());
+    }
+
+    #[test]
+    fn the_total_counts_every_table_of_every_slot() {
+        let external = SideMemory::default();
+        let (total, made_of) = memory_total(&[tables(&[4096, 4096]), external.clone()], 8, false, 5);
+        assert_eq!(total, 8 * 2 * 4096);
+        assert_eq!(made_of, "8 x 2 x 4096 MiB (A's tables)");
+        let a = SideMemory {
+            shared_weights: true,
+            ..tables(&[64, 64])
+        };
+        let b = SideMemory {
+            own_weights_mib: 3,
+            ..tables(&[16])
+        };
+        let (total, made_of) = memory_total(&[a.clone(), b.clone()], 3, true, 5);
+        assert_eq!(total, 3 * 128 + 3 * 16 + 3 * 3 + 5 + 3 * ADJUDICATION_TT_MIB);
+        assert_eq!(
+            made_of,
+            "3 x 2 x 64 MiB (A's tables) + 3 x 16 MiB (B's tables) + 3 x 3 MiB (B's weights) \
+             + 5 MiB (the embedded weights, shared) + 3 x 16 MiB (adjudication tables)"
+        );
+        // The embedded weights count once, whatever the slots; unequal tables are listed.
+        assert_eq!(memory_total(&[a.clone(), a.clone()], 1, false, 5).0, 2 * 128 + 5);
+        assert_eq!(
+            memory_total(&[a, SideMemory::default()], 1, false, 0),
+            (128, "1 x 2 x 64 MiB (A's tables)".to_string())
+        );
+        let (total, made_of) = memory_total(&[tables(&[8, 1]), external.clone()], 2, false, 0);
+        assert_eq!((total, made_of.as_str()), (18, "2 x (8 + 1) MiB (A's tables)"));
+        assert_eq!(
+            memory_total(&[external.clone(), external], 4, false, 5),
+            (0, "0 MiB".to_string())
+        );
+        assert_eq!(memory_total(&[tables(&[usize::MAX, 1]), b], 256, true, 5).0, usize::MAX);
+    }
+
+    #[test]
+    fn a_total_over_the_memory_available_is_refused() {
+        let sides = [tables(&[4096, 4096]), tables(&[100])];
+        let total = 2 * 8192 + 2 * 100;
+        assert!(check_memory(&sides, (2, 2), false, 0, Some(total)).is_ok());
+        assert!(check_memory(&sides, (2, 2), false, 0, None).is_ok());
+        let e = check_memory(&sides, (2, 2), false, 0, Some(total - 1)).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "bad --concurrency 2: the engines need 2 x 2 x 4096 MiB (A's tables) + 2 x 100 MiB \
+                 (B's tables) = {total} MiB, more than the memory available ({} MiB)",
+                total - 1
+            )
+        );
+        // Fewer pairs than --concurrency: only the slots filled count.
+        assert!(check_memory(&sides, (8, 1), false, 0, Some(8292)).is_ok());
+        let e = check_memory(&sides, (8, 2), false, 0, Some(8292)).unwrap_err();
+        assert!(
+            e.to_string().starts_with("bad --concurrency 8: the engines need 2 x "),
+            "{e}"
+        );
+    }
 }

@@ -20,6 +20,7 @@ use othello_rules::{BoardSize, Color, Move};
 use othello_spec::Spec;
 use player::{Failure, Seat};
 use record::{Ending, GameRecord, Played};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
@@ -106,6 +107,17 @@ pub struct Settings {
     pub hang_timeout: Duration,
     /// Solve exactly at this many empties.
     pub adjudicate: Option<u32>,
+    /// Set on an interrupt (SIGINT, SIGTERM): no game starts after it, the games under way are
+    /// abandoned at their next move (an in-process search is stopped too) and not reported, and
+    /// the workers end, which ends their external engines' processes.
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+impl Settings {
+    /// Whether the run was interrupted.
+    pub fn interrupted(&self) -> bool {
+        self.interrupt.as_ref().is_some_and(|f| f.load(Ordering::SeqCst))
+    }
 }
 
 /// Plays one game. `players[0]` is A, `players[1]` is B.
@@ -155,6 +167,10 @@ pub fn play_game(
     };
     let mut solver = solver;
     loop {
+        if settings.interrupted() {
+            // Abandoned: the runner does not report this game.
+            break;
+        }
         if pos.is_game_over() {
             rec.black_margin = pos.final_score_black();
             break;
@@ -262,7 +278,8 @@ fn restart_failed(players: &mut [Seat; 2], failed: [bool; 2]) {
 }
 
 /// Plays the pairs numbered `pairs` with `concurrency` workers, calling `on_game` in this thread for every
-/// finished game; when it returns `true` no new pair starts (pairs under way finish).
+/// finished game; when it returns `true` no new pair starts (pairs under way finish). After
+/// [`Settings::interrupt`] is set no game starts and the games under way are not reported.
 ///
 /// # Errors
 /// A player that cannot be built.
@@ -276,7 +293,18 @@ pub fn run(
 ) -> CliResult {
     let mut sets = Vec::new();
     for _ in 0..(concurrency as u64).min(pairs.end.saturating_sub(pairs.start).max(1)) {
-        sets.push([sources[0].build(settings)?, sources[1].build(settings)?]);
+        let mut set = [sources[0].build(settings)?, sources[1].build(settings)?];
+        if let Some(flag) = &settings.interrupt {
+            // An interrupt also stops an in-process search under way.
+            for seat in &mut set {
+                if let Seat::InProcess { base, .. } = seat
+                    && base.stop.is_none()
+                {
+                    base.stop = Some(Arc::clone(flag));
+                }
+            }
+        }
+        sets.push(set);
     }
     let next = AtomicU64::new(pairs.start);
     let end = pairs.end;
@@ -290,7 +318,7 @@ pub fn run(
                 let mut solver = settings
                     .adjudicate
                     .map(|_| Solver::new(SolverConfig::default().with_tt_mib(16).with_threads(1)));
-                while !stop.load(Ordering::SeqCst) {
+                while !stop.load(Ordering::SeqCst) && !settings.interrupted() {
                     let p = next.fetch_add(1, Ordering::SeqCst);
                     if p >= end {
                         break;
@@ -305,7 +333,7 @@ pub fn run(
                             settings,
                             solver.as_mut(),
                         );
-                        if tx.send(rec).is_err() {
+                        if settings.interrupted() || tx.send(rec).is_err() {
                             return;
                         }
                     }
@@ -358,6 +386,7 @@ mod tests {
             overhead: Duration::from_millis(3),
             hang_timeout: Duration::from_secs(1),
             adjudicate: None,
+            interrupt: None,
         }
     }
 

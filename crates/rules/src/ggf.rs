@@ -392,7 +392,7 @@ impl FromStr for GgfGame {
                 "PC" => game.place = Some(text()),
                 "DT" => game.date = Some(text()),
                 "TI" => game.time_control = Some(text()),
-                "RE" => game.result = parse_result(value)?,
+                "RE" => game.result = parse_result(&text())?,
                 "BO" => board = Some(parse_board(value)?),
                 "B" | "W" => {
                     let color = if tag == "B" { Color::Black } else { Color::White };
@@ -501,6 +501,17 @@ mod tests {
     use super::*;
 
     const START: &str = "---------------------------O*------*O---------------------------";
+
+    #[test]
+    fn a_line_break_in_the_result_reads_as_a_space() {
+        // Found by fuzzing: the printer writes a line break inside a value as a space, so the
+        // parser must read it so, or parse, print, parse changes the game.
+        let text = "(;GM[Othello]PB[a]PW[b]RE[+4.000:x\ry]BO[8 ---------------------------O*------*O--------------------------- *];)";
+        let game: GgfGame = text.parse().unwrap();
+        assert_eq!(game.result.as_ref().unwrap().ending, GgfEnding::Other("x y".into()));
+        let again: GgfGame = game.to_string().parse().unwrap();
+        assert_eq!(again, game);
+    }
 
     #[test]
     fn parses_tags_moves_and_passes() {

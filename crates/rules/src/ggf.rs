@@ -323,7 +323,8 @@ fn parse_move(tag: &str, value: &str, color: Color) -> Result<GgfMove, ParseGgfE
                 .parse::<f64>()
                 .ok()
                 .filter(|x| x.is_finite())
-                .map(Some)
+                // -0 reads as 0: the printer writes no sign for zero.
+                .map(|x| Some(if x == 0.0 { 0.0 } else { x }))
                 .ok_or_else(|| bad(tag, value, format!("bad {what}"))),
         }
     };
@@ -346,6 +347,7 @@ fn parse_result(value: &str) -> Result<Option<GgfResult>, ParseGgfError> {
         .parse()
         .ok()
         .filter(|x: &f64| x.is_finite())
+        .map(|x| if x == 0.0 { 0.0 } else { x })
         .ok_or_else(|| bad("RE", value, "expected a disc difference such as +6.000"))?;
     let ending = match suffix {
         None => GgfEnding::Scored,
@@ -501,6 +503,19 @@ mod tests {
     use super::*;
 
     const START: &str = "---------------------------O*------*O---------------------------";
+
+    #[test]
+    fn minus_zero_reads_as_zero() {
+        // Found by fuzzing: a move time (or evaluation, or result) of -0 printed as 0, so parse,
+        // print, parse changed the game's value.
+        let text = "(;GM[Othello]PB[]PW[]RE[-0]BO[8 ---------------------------O*------*O--------------------------- *]B[F5/-0/-0];)";
+        let game: GgfGame = text.parse().unwrap();
+        let m = &game.moves[0];
+        assert!(m.time.unwrap().is_sign_positive() && m.eval.unwrap().is_sign_positive());
+        assert!(game.result.as_ref().unwrap().black_margin.is_sign_positive());
+        let again: GgfGame = game.to_string().parse().unwrap();
+        assert_eq!(format!("{again:?}"), format!("{game:?}"));
+    }
 
     #[test]
     fn a_line_break_in_the_result_reads_as_a_space() {

@@ -28,7 +28,6 @@ use othello_spec::{DEFAULT_DEPTH, Engine, Spec};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
-use std::time::Duration;
 
 /// Options of `othello nboard`.
 #[derive(clap::Args, Debug)]
@@ -230,13 +229,8 @@ impl<W: Write> Session<W> {
                     match ggf.parse::<GgfGame>() {
                         Ok(game) => {
                             self.pos = game.final_position();
-                            self.clock = match game.clock() {
-                                Ok(clock) => clock.map(|c| {
-                                    othello_engine::GameClock::new(
-                                        Duration::from_secs_f64(c.remaining.min(1e9)),
-                                        Duration::from_secs_f64(c.increment.min(1e9)),
-                                    )
-                                }),
+                            self.clock = match crate::arena::clock::ggf_clock(&game) {
+                                Ok(clock) => clock,
                                 Err(e) => {
                                     self.diagnose(&format!("set game: {e}; playing without a clock"));
                                     None
@@ -453,6 +447,7 @@ pub fn run(args: &NboardArgs) -> CliResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     const START: &str = "---------------------------O*------*O---------------------------";
 

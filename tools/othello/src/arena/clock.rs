@@ -343,40 +343,20 @@ mod tests {
     }
 }
 
-/// Parses a GGF time (`[[h:]m:]s`, seconds may have decimals).
-fn ggf_seconds(text: &str) -> Option<f64> {
-    let mut total = 0.0;
-    for part in text.trim().split(':') {
-        let v: f64 = part.trim().parse().ok().filter(|v: &f64| v.is_finite() && *v >= 0.0)?;
-        total = total * 60.0 + v;
-    }
-    Some(total)
-}
-
 /// The clock of the side to move in a GGF record, as an NBoard engine reads it from
-/// `set game`: `TI[main/increment/...]` minus the times of its moves so far plus an increment
-/// per timed move. `None` without a readable `TI`.
-pub fn ggf_clock(game: &othello_rules::GgfGame) -> Option<GameClock> {
-    let ti = game.time_control.as_deref()?;
-    let mut parts = ti.split('/');
-    let base = ggf_seconds(parts.next()?)?;
-    let increment = match parts.next().map(str::trim) {
-        None | Some("") => 0.0,
-        Some(t) => ggf_seconds(t)?,
-    };
-    let side = game.final_position().side_to_move();
-    let (mut used, mut moves) = (0.0, 0u32);
-    for m in game.moves.iter().filter(|m| m.color == side) {
-        if let Some(t) = m.time {
-            used += t;
-            moves += 1;
-        }
-    }
-    let left = (base + increment * moves as f64 - used).max(0.0);
-    Some(GameClock::new(
-        Duration::from_secs_f64(left.min(1e9)),
-        Duration::from_secs_f64(increment.min(1e9)),
-    ))
+/// `set game`: the record's own reading (`GgfGame::clock`: `TI[main/increment/...]` minus the
+/// times of its moves so far plus an increment per timed move) as a [`GameClock`]. `Ok(None)`
+/// without `TI`.
+///
+/// # Errors
+/// A `TI` value that is not a time control.
+pub fn ggf_clock(game: &othello_rules::GgfGame) -> Result<Option<GameClock>, othello_rules::ParseGgfError> {
+    Ok(game.clock()?.map(|c| {
+        GameClock::new(
+            Duration::from_secs_f64(c.remaining.min(1e9)),
+            Duration::from_secs_f64(c.increment.min(1e9)),
+        )
+    }))
 }
 
 #[cfg(test)]
@@ -391,18 +371,21 @@ mod ggf_tests {
                 .parse()
                 .unwrap();
         // White to move: 60 s + 1 increment - 1 s used = 59.5 s.
-        let b = ggf_clock(&g).unwrap();
+        let b = ggf_clock(&g).unwrap().unwrap();
         assert_eq!(b.remaining, Duration::from_millis(59_500));
         assert_eq!(b.increment, Duration::from_millis(500));
         let mut none = g.clone();
         none.time_control = None;
-        assert_eq!(ggf_clock(&none), None);
+        assert_eq!(ggf_clock(&none), Ok(None));
         none.time_control = Some("x".into());
-        assert_eq!(ggf_clock(&none), None);
-        assert_eq!(ggf_seconds("1:02:03.5"), Some(3723.5));
-        assert_eq!(ggf_seconds("-5"), None);
-        assert_eq!(ggf_seconds("1:-5"), None);
-        assert_eq!(ggf_seconds("inf"), None);
+        assert!(ggf_clock(&none).is_err());
+        none.time_control = Some("1:02:03.5".into());
+        let white = ggf_clock(&none).unwrap().unwrap();
+        assert_eq!(white.remaining, Duration::from_millis(3_723_500 - 1_000));
+        for bad in ["-5", "1:-5", "inf"] {
+            none.time_control = Some(bad.into());
+            assert!(ggf_clock(&none).is_err(), "{bad}");
+        }
         // Black to move after two timed moves of its own: 60 + 2 * 0.5 - 2.5 - 4 = 54.5 s.
         let mut black = g.clone();
         black.moves.push(othello_rules::GgfMove {
@@ -412,6 +395,9 @@ mod ggf_tests {
             time: Some(3.0),
         });
         assert!(black.is_legal());
-        assert_eq!(ggf_clock(&black).unwrap().remaining, Duration::from_millis(54_500));
+        assert_eq!(
+            ggf_clock(&black).unwrap().unwrap().remaining,
+            Duration::from_millis(54_500)
+        );
     }
 }

@@ -4,9 +4,14 @@
 //! Each worker thread owns one instance of each player (a searcher, or an external process) and
 //! plays whole pairs: pair `p` is games `2p + 1` (A black) and `2p + 2` (A white) from opening
 //! `p mod openings`. Results go to the caller's thread in the order games finish.
+//!
+//! A match with a human ([`PlayerSource::Human`], [`Schedule::Human`]) plays its games one
+//! after the other in the caller's thread, the human keeping its colour, game `k` from opening
+//! `(k - 1) mod openings`.
 
 pub mod clock;
 pub mod external;
+pub mod human;
 pub mod openings;
 pub mod player;
 pub mod record;
@@ -18,7 +23,7 @@ use openings::Opening;
 use othello_endgame::{SolveMode, Solver, SolverConfig};
 use othello_rules::{BoardSize, Color, Move};
 use othello_spec::Spec;
-use player::{Failure, Seat};
+use player::{Failure, Seat, Turn, TurnInfo};
 use record::{Ending, GameRecord, Played};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -32,6 +37,15 @@ pub enum PlayerSource {
     Builtin(String),
     /// An engine of the engines file and the depth its spec sets (see [`ExternalPlayer::new`]).
     External(EngineDef, Option<u32>),
+    /// A person at the terminal (spec `human[:name=NAME]`), see [`human`].
+    Human {
+        /// The name in records (`human` unless the spec names one).
+        name: String,
+        /// The colour the human plays.
+        colour: Color,
+        /// The spec of the engine that answers `hint`.
+        hint: String,
+    },
 }
 
 impl PlayerSource {
@@ -43,6 +57,9 @@ impl PlayerSource {
     /// Bad input naming the problem.
     pub fn parse(text: &str, engines: Option<&[EngineDef]>, size: BoardSize) -> CliResult<PlayerSource> {
         let mut spec: Spec = text.parse()?;
+        if spec.name == "human" {
+            return Err(input(format!("'{text}': a human plays only in `othello play`")));
+        }
         if spec.name != "ext" {
             othello_spec::Engine::from_spec(text.parse()?)?.check_size(size)?;
             return Ok(PlayerSource::Builtin(text.to_string()));
@@ -68,6 +85,38 @@ impl PlayerSource {
         Ok(PlayerSource::External(def.clone(), depth))
     }
 
+    /// Reads the spec of a human (`human` or `human:name=NAME`) playing `colour`, with the
+    /// spec of the engine that answers `hint` (checked by building it: an engine of this
+    /// program that plays on `size`). `None` when `text` is not a human's spec.
+    ///
+    /// # Errors
+    /// Bad input naming the problem.
+    pub fn parse_human(text: &str, colour: Color, hint: &str, size: BoardSize) -> CliResult<Option<PlayerSource>> {
+        let mut spec: Spec = text.parse()?;
+        if spec.name != "human" {
+            return Ok(None);
+        }
+        let name = spec.raw("name").unwrap_or_else(|| "human".to_string());
+        spec.finish(&["name"])?;
+        let hint_name = hint.parse::<Spec>()?.name;
+        if hint_name == "human" || hint_name == "ext" {
+            return Err(input(format!(
+                "bad --hint '{hint}': expected an engine spec of this program, e.g. pvs:depth=10"
+            )));
+        }
+        othello_spec::Engine::from_spec(hint.parse()?)?.check_size(size)?;
+        Ok(Some(PlayerSource::Human {
+            name,
+            colour,
+            hint: hint.to_string(),
+        }))
+    }
+
+    /// Whether this is a human.
+    pub fn is_human(&self) -> bool {
+        matches!(self, PlayerSource::Human { .. })
+    }
+
     /// For an external engine that gets neither a depth from its spec nor a clock from `time`
     /// (so it plays to its own default limits), its name.
     pub fn on_own_limits(&self, time: &TimeControl) -> Option<&str> {
@@ -90,6 +139,13 @@ impl PlayerSource {
                 settings.margin,
                 settings.hang_timeout,
             )?)),
+            PlayerSource::Human { name, colour, hint } => Seat::Human(Box::new(human::Human::new(
+                name.clone(),
+                *colour,
+                (hint.parse()?, hint.clone()),
+                Box::new(std::io::BufReader::new(std::io::stdin())),
+                Box::new(std::io::stderr()),
+            ))),
         })
     }
 }
@@ -150,6 +206,10 @@ pub fn play_game(
     for color in [Color::Black, Color::White] {
         let i = index(color);
         if let Err(f) = players[i].new_game(opening.root, &opening.moves, ti.as_deref()) {
+            if f == Failure::Interrupted {
+                // Abandoned: the runner does not report this game.
+                return rec;
+            }
             failed[i] = true;
             rec.black_margin = forfeit_margin(color);
             rec.ending = Ending::Forfeit(color, f.to_string());
@@ -158,6 +218,8 @@ pub fn play_game(
         }
     }
     let mut clocks = [Clock::new(settings.time), Clock::new(settings.time)];
+    // The clocks before each move of `rec.moves`, to set them back when moves are taken back.
+    let mut clocks_before: Vec<[Clock; 2]> = Vec::new();
     let mut pos = opening.position();
     let record_shares = |clocks: &[Clock; 2], rec: &mut GameRecord| {
         rec.time_used = [
@@ -191,6 +253,7 @@ pub fn play_game(
         let i = index(color);
         if pos.must_pass() {
             // The runner plays a forced pass; the player is not asked.
+            clocks_before.push(clocks);
             rec.moves.push(Played {
                 color,
                 mv: Move::Pass,
@@ -206,12 +269,60 @@ pub fn play_game(
             pos = pos.pass_unchecked();
             continue;
         }
-        let clock = &mut clocks[i];
+        let own_move = last_own_move(&rec.moves, color);
+        let turn = TurnInfo {
+            clock: &clocks[i],
+            opponent_clock: &clocks[1 - i],
+            overhead: settings.overhead,
+            margin: settings.margin,
+            can_undo: own_move.is_some(),
+        };
+        let before = clocks;
         let start = Instant::now();
-        let answer = players[i].think(&pos, clock, settings.overhead);
+        let answer = players[i].think(&pos, &turn);
         let used = start.elapsed();
+        let clock = &mut clocks[i];
         let (reply, given) = match answer {
-            Ok(r) => r,
+            Ok(Turn::Move(reply, given)) => (reply, given),
+            Ok(Turn::Quit(why)) => {
+                rec.ending = Ending::Abandoned(why);
+                break;
+            }
+            Ok(turn @ (Turn::Undo | Turn::TimeUp)) => {
+                // The time the human took counts, but as no move (no increment).
+                if let ClockCheck::Flag { allowed } = clock.spend(used, settings.margin) {
+                    rec.black_margin = forfeit_margin(color);
+                    rec.ending = Ending::Time(
+                        color,
+                        format!("took {:.3} s of {:.3} s", used.as_secs_f64(), allowed.as_secs_f64()),
+                    );
+                    break;
+                }
+                if let (Turn::Undo, Some(k)) = (turn, own_move) {
+                    match take_back(
+                        &mut rec,
+                        k,
+                        &mut clocks,
+                        &clocks_before,
+                        color,
+                        players,
+                        i,
+                        opening,
+                        ti.as_deref(),
+                    ) {
+                        Ok(p) => pos = p,
+                        Err((loser, f)) => {
+                            failed[index(loser)] = true;
+                            rec.black_margin = forfeit_margin(loser);
+                            rec.ending = Ending::Forfeit(loser, f.to_string());
+                            break;
+                        }
+                    }
+                    clocks_before.truncate(k);
+                }
+                continue;
+            }
+            Err(Failure::Interrupted) => break,
             Err(f) => {
                 failed[i] = true;
                 rec.black_margin = forfeit_margin(color);
@@ -248,6 +359,7 @@ pub fn play_game(
             break;
         }
         let external = matches!(players[i], Seat::External(_));
+        clocks_before.push(before);
         rec.moves.push(Played {
             color,
             mv,
@@ -267,6 +379,52 @@ pub fn play_game(
     rec
 }
 
+/// The index in `moves` of the last move `color` chose (not a forced pass).
+fn last_own_move(moves: &[Played], color: Color) -> Option<usize> {
+    moves.iter().rposition(|m| m.color == color && m.mv != Move::Pass)
+}
+
+/// Takes back the moves of `rec` from index `k` on (the human `color`'s last move and what
+/// followed), for the human in seat `human`: the clocks go back to what they were before move
+/// `k`, less on the human's every time the human spent since (the moves taken back, the
+/// asking); the
+/// other seat starts the game afresh and is told the moves kept (so its answers do not depend
+/// on the line taken back); the human is shown the position. Returns the position, or the
+/// colour of a player that failed to start again and its failure.
+#[allow(clippy::too_many_arguments, reason = "the state of the game under way")]
+fn take_back(
+    rec: &mut GameRecord,
+    k: usize,
+    clocks: &mut [Clock; 2],
+    clocks_before: &[[Clock; 2]],
+    color: Color,
+    players: &mut [Seat; 2],
+    human: usize,
+    opening: &Opening,
+    ti: Option<&str>,
+) -> Result<othello_rules::Position, (Color, Failure)> {
+    let undone: Vec<Played> = rec.moves.split_off(k);
+    // Every time the human spent since move k (thinking on the moves taken back, asking for
+    // it) stays spent, without the increments of the moves taken back.
+    let mut restored = clocks_before[k];
+    let spent = clocks[human].used().saturating_sub(restored[human].used());
+    restored[human].spend(spent, Duration::MAX);
+    *clocks = restored;
+    let pos = rec.moves.iter().fold(opening.position(), |p, m| p.play_unchecked(m.mv));
+    let engine = 1 - human;
+    if let Err(f) = players[engine].new_game(opening.root, &opening.moves, ti) {
+        return Err((!color, f));
+    }
+    for m in &rec.moves {
+        players[engine].observe(m.mv, m.time);
+    }
+    if let Seat::Human(h) = &mut players[human] {
+        let moves: Vec<Move> = undone.iter().map(|m| m.mv).collect();
+        h.taken_back(&moves, pos);
+    }
+    Ok(pos)
+}
+
 /// Restarts the players that misbehaved, so the next game starts clean. A player that cannot be
 /// restarted fails its next game's start and loses it.
 fn restart_failed(players: &mut [Seat; 2], failed: [bool; 2]) {
@@ -277,34 +435,67 @@ fn restart_failed(players: &mut [Seat; 2], failed: [bool; 2]) {
     }
 }
 
-/// Plays the pairs numbered `pairs` with `concurrency` workers, calling `on_game` in this thread for every
-/// finished game; when it returns `true` no new pair starts (pairs under way finish). After
-/// [`Settings::interrupt`] is set no game starts and the games under way are not reported.
+/// Which games a run plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// The pairs numbered so (each opening twice, A black then A white).
+    Pairs(std::ops::Range<u64>),
+    /// A match with a human: this many games, one after the other, the human keeping its
+    /// colour; it ends at the first game the human leaves unfinished.
+    Human {
+        /// The number of games.
+        games: u64,
+    },
+}
+
+/// Builds one instance of each player, wired to the run's interrupt.
+fn build_set(sources: &[PlayerSource; 2], settings: &Settings) -> CliResult<[Seat; 2]> {
+    let mut set = [sources[0].build(settings)?, sources[1].build(settings)?];
+    let names = [set[0].name(), set[1].name()];
+    for (k, seat) in set.iter_mut().enumerate() {
+        // An interrupt also stops an in-process search under way, and ends a wait for an
+        // external engine or a human.
+        match (seat, &settings.interrupt) {
+            (Seat::InProcess { base, .. }, Some(flag)) if base.stop.is_none() => base.stop = Some(Arc::clone(flag)),
+            (Seat::External(e), Some(flag)) => e.set_interrupt(Arc::clone(flag)),
+            (Seat::Human(h), flag) => {
+                h.set_opponent(names[1 - k].clone());
+                if let Some(flag) = flag {
+                    h.set_interrupt(Arc::clone(flag));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(set)
+}
+
+/// Plays the games of `schedule`, calling `on_game` in this thread for every finished game;
+/// when it returns `true` no new pair (or game) starts (pairs under way finish). Pairs are
+/// played by `concurrency` workers; a human's games in this thread. After
+/// [`Settings::interrupt`] is set no game starts and the games under way are not reported;
+/// neither is a game a human left unfinished.
 ///
 /// # Errors
 /// A player that cannot be built.
 pub fn run(
     sources: &[PlayerSource; 2],
     openings: &[Opening],
-    pairs: std::ops::Range<u64>,
+    schedule: Schedule,
     concurrency: usize,
     settings: &Settings,
     mut on_game: impl FnMut(GameRecord) -> bool,
 ) -> CliResult {
+    let pairs = match schedule {
+        Schedule::Pairs(_) if sources.iter().any(PlayerSource::is_human) => {
+            return Err(input("a human plays its games one by one, not in pairs"));
+        }
+        Schedule::Pairs(pairs) => pairs,
+        Schedule::Human { games } => return run_human(sources, openings, games, settings, on_game),
+    };
     let mut sets = Vec::new();
     for _ in 0..(concurrency as u64).min(pairs.end.saturating_sub(pairs.start).max(1)) {
-        let mut set = [sources[0].build(settings)?, sources[1].build(settings)?];
-        if let Some(flag) = &settings.interrupt {
-            // An interrupt also stops an in-process search under way.
-            for seat in &mut set {
-                if let Seat::InProcess { base, .. } = seat
-                    && base.stop.is_none()
-                {
-                    base.stop = Some(Arc::clone(flag));
-                }
-            }
-        }
-        sets.push(set);
+        sets.push(build_set(sources, settings)?);
     }
     let next = AtomicU64::new(pairs.start);
     let end = pairs.end;
@@ -347,6 +538,37 @@ pub fn run(
             }
         }
     });
+    Ok(())
+}
+
+/// [`run`] for a match with a human: `games` games in this thread, game `k` (from 1) from
+/// opening `(k - 1) mod openings`, A with the colour that gives the human its own.
+fn run_human(
+    sources: &[PlayerSource; 2],
+    openings: &[Opening],
+    games: u64,
+    settings: &Settings,
+    mut on_game: impl FnMut(GameRecord) -> bool,
+) -> CliResult {
+    let a_color = match sources {
+        [PlayerSource::Human { colour, .. }, _] => *colour,
+        [_, PlayerSource::Human { colour, .. }] => !*colour,
+        _ => return Err(input("a schedule for a human without a human")),
+    };
+    let mut players = build_set(sources, settings)?;
+    let mut solver = settings
+        .adjudicate
+        .map(|_| Solver::new(SolverConfig::default().with_tt_mib(16).with_threads(1)));
+    for k in 0..games {
+        if settings.interrupted() {
+            break;
+        }
+        let opening = &openings[(k % openings.len() as u64) as usize];
+        let rec = play_game(k + 1, opening, a_color, &mut players, settings, solver.as_mut());
+        if settings.interrupted() || matches!(rec.ending, Ending::Abandoned(_)) || on_game(rec) {
+            break;
+        }
+    }
     Ok(())
 }
 

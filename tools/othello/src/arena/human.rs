@@ -97,6 +97,11 @@ impl Human {
         self.name.clone()
     }
 
+    /// Reads the lines from `input` instead (before the first turn).
+    pub fn set_input(&mut self, input: Box<dyn BufRead + Send>) {
+        self.input = Input::Idle(input);
+    }
+
     /// The opponent's name, for the messages.
     pub fn set_opponent(&mut self, name: String) {
         self.opponent = name;
@@ -338,6 +343,7 @@ pub fn side(
             humans.push(k);
         }
     }
+    let colour_given = colour.is_some();
     let colour = match colour.map(str::to_ascii_lowercase).as_deref() {
         None | Some("black") => Color::Black,
         Some("white") => Color::White,
@@ -349,7 +355,7 @@ pub fn side(
         }
     };
     match humans.as_slice() {
-        [] if colour != Color::Black || hint_given => {
+        [] if colour_given || hint_given => {
             let flag = if hint_given { "--hint" } else { "--colour" };
             Err(input(format!(
                 "{flag} needs a human side, e.g. `othello play human pvs`"
@@ -393,4 +399,220 @@ pub fn sources(
     let me = PlayerSource::parse_human(specs[human], colour, &hint, size)?
         .ok_or_else(|| input(format!("'{}' is not a human", specs[human])))?;
     Ok(if human == 0 { [me, opponent] } else { [opponent, me] })
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::arena::clock::TimeControl;
+    use std::sync::Mutex;
+
+    /// A writer whose text the test reads afterwards.
+    #[derive(Clone, Default)]
+    pub struct Shared(pub Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Shared {
+        pub fn text(&self) -> String {
+            String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
+        }
+    }
+
+    /// A human reading `script`, writing to the returned buffer.
+    pub fn scripted(script: &str, colour: Color) -> (Human, Shared) {
+        let out = Shared::default();
+        let hint = ("pvs:depth=2".parse().unwrap(), "pvs:depth=2".to_string());
+        let input = Box::new(std::io::Cursor::new(script.as_bytes().to_vec()));
+        let h = Human::new("human".into(), colour, hint, input, Box::new(out.clone()));
+        (h, out)
+    }
+
+    fn info<'a>(clock: &'a Clock, can_undo: bool) -> TurnInfo<'a> {
+        TurnInfo {
+            clock,
+            opponent_clock: clock,
+            overhead: Duration::ZERO,
+            margin: Duration::ZERO,
+            can_undo,
+        }
+    }
+
+    fn mv(text: &str) -> Move {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn lines_that_are_no_legal_move_get_a_message_and_the_prompt_again() {
+        let (mut h, out) = scripted("\nz9\npass\nd4\nundo\nhint\n  D3  \nf5\n", Color::Black);
+        let clock = Clock::new(TimeControl::None);
+        let start = Position::start();
+        let Turn::Move(reply, None) = h.turn(&start, &info(&clock, false)) else {
+            panic!("no move: {}", out.text());
+        };
+        assert_eq!(reply.best_move, mv("d3"), "a square in any case, spaces around it");
+        let text = out.text();
+        for said in [
+            "'z9' is not a move",
+            "you have a move: pass only when you have none",
+            "d4 is not legal here",
+            "nothing to take back",
+            "hint: ",
+        ] {
+            assert!(text.contains(said), "{said} in {text}");
+        }
+        // The first prompt and one after each of the six lines before the move.
+        assert_eq!(text.matches("black (you) to move [d3 c4 f5 e6]").count(), 7, "{text}");
+        // The next line is read at the next turn.
+        let Turn::Move(reply, _) = h.turn(&start, &info(&clock, true)) else {
+            panic!()
+        };
+        assert_eq!(reply.best_move, mv("f5"));
+    }
+
+    #[test]
+    fn undo_quit_and_the_end_of_the_input() {
+        let clock = Clock::new(TimeControl::None);
+        let start = Position::start();
+        let (mut h, _) = scripted("undo\nquit\n", Color::Black);
+        assert_eq!(h.turn(&start, &info(&clock, true)), Turn::Undo);
+        assert_eq!(h.turn(&start, &info(&clock, true)), Turn::Quit("quit".into()));
+        assert_eq!(h.turn(&start, &info(&clock, true)), Turn::Quit("end of input".into()));
+        let (mut h, out) = scripted("EXIT\n", Color::Black);
+        assert_eq!(h.turn(&start, &info(&clock, true)), Turn::Quit("quit".into()));
+        assert!(out.text().contains("not recorded"));
+    }
+
+    #[test]
+    fn the_hint_is_the_hint_engines_move_and_value() {
+        let (mut h, out) = scripted("hint\nquit\n", Color::Black);
+        let clock = Clock::new(TimeControl::None);
+        let pos = othello_rules::text::play_sequence(&Position::start(), "f5d6c3").unwrap();
+        h.turn(&pos, &info(&clock, false));
+        let mut engine: Engine = "pvs:depth=2".parse().unwrap();
+        let reply = engine.think(&pos, &engine.limits());
+        let expected = format!(
+            "hint: {}, {:+.2} discs at depth 2 (pvs:depth=2)",
+            reply.best_move,
+            reply.score.unwrap() as f64 / 100.0
+        );
+        assert!(out.text().contains(&expected), "{expected} in {}", out.text());
+    }
+
+    #[test]
+    fn an_interrupt_ends_the_wait_for_a_line() {
+        let (mut h, _) = scripted("", Color::White);
+        // A reader that never gives a line.
+        let (reader, _keep) = std::io::pipe().unwrap();
+        h.set_input(Box::new(std::io::BufReader::new(reader)));
+        let flag = Arc::new(AtomicBool::new(false));
+        h.set_interrupt(Arc::clone(&flag));
+        let raise = {
+            let flag = Arc::clone(&flag);
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(100));
+                flag.store(true, Ordering::SeqCst);
+            })
+        };
+        let clock = Clock::new(TimeControl::None);
+        let pos = othello_rules::text::play_sequence(&Position::start(), "f5").unwrap();
+        assert_eq!(h.turn(&pos, &info(&clock, false)), Turn::Quit("interrupted".into()));
+        raise.join().unwrap();
+    }
+
+    #[test]
+    fn the_clock_runs_out_while_waiting_and_is_shown() {
+        let (mut h, out) = scripted("", Color::Black);
+        let (reader, _keep) = std::io::pipe().unwrap();
+        h.set_input(Box::new(std::io::BufReader::new(reader)));
+        h.set_opponent("pvs".into());
+        let clock = Clock::new(TimeControl::Clock {
+            base: Duration::from_millis(80),
+            increment: Duration::ZERO,
+        });
+        let start = Instant::now();
+        assert_eq!(h.turn(&Position::start(), &info(&clock, false)), Turn::TimeUp);
+        assert!(start.elapsed() >= Duration::from_millis(80));
+        let text = out.text();
+        assert!(text.contains("clock: you 0:00.0, pvs 0:00.0"), "{text}");
+        assert!(text.contains("your time is up"), "{text}");
+    }
+
+    #[test]
+    fn the_human_side_and_its_flags() {
+        let ok = |specs: [&str; 2], colour: Option<&str>| side(specs, colour, false, 1, false).unwrap();
+        assert_eq!(ok(["pvs", "random"], None), None);
+        assert_eq!(ok(["human", "pvs"], None), Some((0, Color::Black)));
+        assert_eq!(ok(["pvs", "HUMAN:name=ann"], Some("White")), Some((1, Color::White)));
+        for (specs, colour, hint, concurrency, pairs, message) in [
+            (
+                ["human", "pvs"],
+                Some("red"),
+                false,
+                1,
+                false,
+                "bad --colour 'red': expected black or white",
+            ),
+            (
+                ["human", "human"],
+                None,
+                false,
+                1,
+                false,
+                "two human sides: a human plays against an engine",
+            ),
+            (
+                ["pvs", "pvs"],
+                Some("black"),
+                false,
+                1,
+                false,
+                "--colour needs a human side",
+            ),
+            (["pvs", "pvs"], None, true, 1, false, "--hint needs a human side"),
+            (
+                ["pvs", "human"],
+                None,
+                false,
+                2,
+                false,
+                "bad --concurrency 2 with a human side: expected 1",
+            ),
+            (["pvs", "human"], None, false, 1, true, "--pairs with a human side"),
+        ] {
+            let e = side(specs, colour, hint, concurrency, pairs).unwrap_err();
+            assert_eq!(e.exit_code(), 2);
+            assert!(e.to_string().starts_with(message), "{e}");
+        }
+    }
+
+    #[test]
+    fn the_hint_engine_defaults_to_the_opponents_spec() {
+        let size = BoardSize::Eight;
+        let hint_of = |specs: [&str; 2], hint: Option<&str>| match sources(specs, (0, Color::Black), hint, None, size) {
+            Ok([PlayerSource::Human { hint, .. }, _]) => hint,
+            _ => panic!("no human"),
+        };
+        assert_eq!(hint_of(["human", "pvs:depth=3"], None), "pvs:depth=3");
+        assert_eq!(hint_of(["human", "random"], Some("ab:depth=2")), "ab:depth=2");
+        let [b, a] = sources(["pvs", "human:name=ann"], (1, Color::White), None, None, size).unwrap();
+        assert!(matches!(b, PlayerSource::Builtin(ref t) if t == "pvs"));
+        assert!(matches!(a, PlayerSource::Human { ref name, colour: Color::White, .. } if name == "ann"));
+        for (hint, message) in [
+            ("human", "bad --hint 'human'"),
+            ("ext:name=x", "bad --hint 'ext:name=x'"),
+            ("pvs:depth=0", "bad --hint 'pvs:depth=0': bad value '0'"),
+        ] {
+            let e = sources(["human", "pvs"], (0, Color::Black), Some(hint), None, size).unwrap_err();
+            assert!(e.to_string().starts_with(message), "{e}");
+        }
+    }
 }

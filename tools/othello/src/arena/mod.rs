@@ -104,7 +104,9 @@ impl PlayerSource {
                 "bad --hint '{hint}': expected an engine spec of this program, e.g. pvs:depth=10"
             )));
         }
-        othello_spec::Engine::from_spec(hint.parse()?)?.check_size(size)?;
+        hint.parse::<othello_spec::Engine>()
+            .and_then(|e| e.check_size(size))
+            .map_err(|e| input(format!("bad --hint '{hint}': {e}")))?;
         Ok(Some(PlayerSource::Human {
             name,
             colour,
@@ -358,7 +360,8 @@ pub fn play_game(
             rec.ending = Ending::Forfeit(color, why.to_string());
             break;
         }
-        let external = matches!(players[i], Seat::External(_));
+        // Only this program's engines report depths and node counts.
+        let external = !matches!(players[i], Seat::InProcess { .. });
         clocks_before.push(before);
         rec.moves.push(Played {
             color,
@@ -717,5 +720,132 @@ mod tests {
             -exact
         };
         assert_eq!(rec.black_margin, black);
+    }
+
+    /// A human seat reading `script`, and its conversation.
+    fn human(script: &str, colour: Color) -> (Seat, human::tests::Shared) {
+        let (mut h, out) = human::tests::scripted(script, colour);
+        h.set_opponent("pvs:depth=1".into());
+        (Seat::Human(Box::new(h)), out)
+    }
+
+    fn moves(rec: &GameRecord) -> Vec<String> {
+        rec.moves.iter().map(|m| m.mv.to_string()).collect()
+    }
+
+    #[test]
+    fn undo_takes_back_the_humans_move_and_the_reply_and_the_record_keeps_the_final_line() {
+        let engine = || Seat::in_process("pvs:depth=1").unwrap();
+        let play = |script: &str| {
+            let (h, out) = human(script, Color::Black);
+            let mut players = [h, engine()];
+            let rec = play_game(
+                1,
+                &start(),
+                Color::Black,
+                &mut players,
+                &settings(TimeControl::None),
+                None,
+            );
+            (rec, out.text())
+        };
+        // A line typed straight: c4, then each time the first legal square of a1..h8 read
+        // in turn.
+        let squares: String = othello_rules::Square::all().map(|sq| format!("{sq}\n")).collect();
+        let (straight, _) = play(&format!("c4\n{}quit\n", squares.repeat(3)));
+        assert_eq!(straight.ending, Ending::Abandoned("quit".into()));
+        assert!(straight.moves.len() >= 8, "{}", moves(&straight).join(" "));
+        let mine: Vec<String> = straight
+            .moves
+            .iter()
+            .filter(|m| m.color == Color::Black && m.mv != Move::Pass)
+            .map(|m| m.mv.to_string())
+            .collect();
+        // The same line with moves taken back on the way: d3 for c4, and the second move
+        // played, taken back and played again.
+        let script = format!(
+            "d3\nundo\n{}\n{}\nundo\n{}\n{}\nquit\n",
+            mine[0],
+            mine[1],
+            mine[1],
+            mine[2..].join("\n")
+        );
+        let (undone, text) = play(&script);
+        assert_eq!(moves(&undone), moves(&straight), "{text}");
+        assert_eq!(undone.ending, Ending::Abandoned("quit".into()));
+        assert!(text.contains("taken back: d3 "), "{text}");
+        assert!(text.contains(&format!("taken back: {} ", mine[1])), "{text}");
+        // After a take-back the engine starts the game afresh and is told the moves kept; at
+        // depth 1 its answers are those of the straight game, values and node counts too.
+        for (a, b) in undone.moves.iter().zip(&straight.moves) {
+            assert_eq!((a.eval, a.depth, a.nodes), (b.eval, b.depth, b.nodes));
+        }
+    }
+
+    #[test]
+    fn a_human_as_white_plays_after_the_engine_and_a_game_plays_out() {
+        // The human always plays its first legal move, read from the prompt by a script
+        // written for the engine's deterministic answers: every line a square, tried in
+        // order (an illegal one only costs a message).
+        let mut script = String::new();
+        for _ in 0..40 {
+            for sq in othello_rules::Square::all() {
+                script += &format!("{sq}\n");
+            }
+        }
+        let (h, out) = human(&script, Color::White);
+        let mut players = [Seat::in_process("pvs:depth=1").unwrap(), h];
+        let rec = play_game(
+            1,
+            &start(),
+            Color::Black,
+            &mut players,
+            &settings(TimeControl::None),
+            None,
+        );
+        assert_eq!(rec.ending, Ending::Scored, "{}", out.text());
+        assert!(rec.final_position().is_game_over());
+        assert_eq!(rec.moves[0].color, Color::Black);
+        assert_eq!(rec.black_margin, rec.final_position().final_score_black());
+        assert!(out.text().contains("game over: black "));
+    }
+
+    #[test]
+    fn a_human_out_of_time_loses_on_time() {
+        // Input that never comes: the human's wait ends when the time per move is out.
+        let (mut h, _) = human::tests::scripted("", Color::Black);
+        let (reader, _keep) = std::io::pipe().unwrap();
+        h.set_input(Box::new(std::io::BufReader::new(reader)));
+        let h = Seat::Human(Box::new(h));
+        let mut players = [h, Seat::in_process("pvs:depth=1").unwrap()];
+        let st = TimeControl::PerMove(Duration::from_millis(60));
+        let rec = play_game(1, &start(), Color::Black, &mut players, &settings(st), None);
+        assert!(matches!(rec.ending, Ending::Time(Color::Black, _)), "{:?}", rec.ending);
+        assert_eq!(rec.black_margin, -64);
+    }
+
+    #[test]
+    fn a_humans_schedule_needs_a_human() {
+        let sources = [
+            PlayerSource::Builtin("pvs:depth=1".into()),
+            PlayerSource::Builtin("random".into()),
+        ];
+        let mut reported = 0;
+        // Without a human, a human's schedule is refused.
+        assert!(
+            run(
+                &sources,
+                &[start()],
+                Schedule::Human { games: 1 },
+                1,
+                &settings(TimeControl::None),
+                |_| {
+                    reported += 1;
+                    false
+                }
+            )
+            .is_err()
+        );
+        assert_eq!(reported, 0);
     }
 }

@@ -314,6 +314,10 @@ impl ExternalPlayer {
         self.interrupt = Some(flag);
     }
 
+    fn interrupted(&self) -> bool {
+        self.interrupt.as_ref().is_some_and(|f| f.load(Ordering::SeqCst))
+    }
+
     fn start(&mut self) -> Result<(), Failure> {
         self.process = None;
         self.sent_depth = None;
@@ -342,6 +346,9 @@ impl ExternalPlayer {
         self.history = moves.iter().map(|&m| (m, None)).collect();
         self.time_control = time_control.map(str::to_string);
         self.failure = None;
+        if self.interrupted() {
+            return Err(Failure::Interrupted);
+        }
         if self.def.restart_per_game {
             self.start()?;
         }
@@ -448,6 +455,9 @@ impl ExternalPlayer {
         let depth = self.depth_to_send(limits.depth, timed);
         let wait = self.deadline(limits);
         let start = Instant::now();
+        if self.interrupted() {
+            return Err(Failure::Interrupted);
+        }
         // Started first, as a new process forgets the depth sent to the old one.
         self.proc()?;
         let send_depth = depth.filter(|&d| self.sent_depth != Some(d));
@@ -558,6 +568,36 @@ mod tests {
             p.read(Instant::now() + wait, wait, None),
             Err(Failure::Crashed("closed its output".into()))
         );
+    }
+
+    #[test]
+    fn an_interrupt_ends_the_wait_for_a_move_and_the_engine() {
+        // An engine that answers the ping, then sleeps on `go` (one process: exec).
+        let script = "while read -r cmd arg; do case $cmd in ping) echo \"pong $arg\";; go) exec sleep 60;; esac; done";
+        let mut p = ExternalPlayer::new(sh(script), Some(1), Duration::ZERO, Duration::from_secs(60)).unwrap();
+        let flag = Arc::new(AtomicBool::new(false));
+        p.set_interrupt(Arc::clone(&flag));
+        assert_eq!(p.start_game(Position::start(), &[], None), Ok(()));
+        let raise = {
+            let flag = Arc::clone(&flag);
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(200));
+                flag.store(true, Ordering::SeqCst);
+            })
+        };
+        let start = Instant::now();
+        let reply = p.think(&Position::start(), &Limits::none());
+        let waited = start.elapsed();
+        raise.join().unwrap();
+        assert!(Position::start().is_legal(reply.best_move));
+        assert_eq!(p.take_failure(), Some(Failure::Interrupted));
+        assert!(p.process.is_none(), "the process is ended");
+        // Well under the engine's 60 s and the hang timeout's: the wait ends at the flag.
+        assert!(waited < Duration::from_secs(5), "waited {waited:?}");
+        // A raised flag also ends the wait for a pong at once.
+        let start = Instant::now();
+        assert_eq!(p.start_game(Position::start(), &[], None), Err(Failure::Interrupted));
+        assert!(start.elapsed() < Duration::from_secs(5));
     }
 
     #[test]

@@ -166,8 +166,9 @@ pub struct Settings {
     /// Solve exactly at this many empties.
     pub adjudicate: Option<u32>,
     /// Set on an interrupt (SIGINT, SIGTERM): no game starts after it, the games under way are
-    /// abandoned at their next move (an in-process search is stopped too) and not reported, and
-    /// the workers end, which ends their external engines' processes.
+    /// abandoned at their next move (an in-process search is stopped too, and a wait for an
+    /// external engine's move or a human's line ends) and not reported, and the workers end,
+    /// which ends their external engines' processes.
     pub interrupt: Option<Arc<AtomicBool>>,
 }
 

@@ -314,9 +314,10 @@ struct SideMemory {
     shared_weights: bool,
 }
 
-/// The memory the side of `text` takes (none for an external engine or a spec without tables).
+/// The memory the side of `text` takes (none for an external engine or a spec without tables;
+/// a human's is its hint engine's).
 fn side_memory(source: &PlayerSource) -> CliResult<SideMemory> {
-    let PlayerSource::Builtin(text) = source else {
+    let (PlayerSource::Builtin(text) | PlayerSource::Human { hint: text, .. }) = source else {
         return Ok(SideMemory::default());
     };
     let weights_file = text.parse::<othello_spec::Spec>()?.raw("weights");
@@ -790,6 +791,13 @@ mod tests {
         assert!(!side("pvs:eval=mobility").shared_weights);
         assert_eq!(side("random"), SideMemory::default());
         assert_eq!(side("mcts:playouts=10"), SideMemory::default());
+        // A human's side holds its hint engine.
+        let human = PlayerSource::Human {
+            name: "human".into(),
+            colour: othello_rules::Color::Black,
+            hint: "pvs:tt=32".into(),
+        };
+        assert_eq!(side_memory(&human).unwrap().tables, vec![32, 32]);
     }
 
     #[test]

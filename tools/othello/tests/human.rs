@@ -275,3 +275,47 @@ fn bad_uses_of_a_human_exit_2_with_one_line() {
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn an_interrupt_ends_the_wait_for_the_humans_line() {
+    use std::time::{Duration, Instant};
+    let err_path = tmp("interrupt.stderr");
+    let mut child = Command::new(common::BIN)
+        .args(["play", "human", "pvs:depth=1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::from(std::fs::File::create(&err_path).unwrap()))
+        .spawn()
+        .unwrap();
+    // The input stays open and empty: the runner waits at the prompt.
+    let _input = child.stdin.take();
+    let start = Instant::now();
+    while !std::fs::read_to_string(&err_path).unwrap().contains("\n> ") {
+        assert!(start.elapsed() < Duration::from_secs(30), "no prompt");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let ok = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    let asked = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if asked.elapsed() > Duration::from_secs(5) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("still waiting for the human 5 s after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130));
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take().unwrap(), &mut stdout).unwrap();
+    // The game under way is abandoned: the summary counts none.
+    assert!(stdout.contains(" of 0 games, "), "{stdout}");
+    assert!(stdout.trim_end().ends_with(", interrupted by SIGINT"), "{stdout}");
+}

@@ -101,7 +101,25 @@ fn a_scripted_game_against_pvs_is_recorded_with_the_engines_own_moves() {
     assert_eq!(rec["black_margin"].as_i64(), Some(pos.final_score_black() as i64));
     let expected = ["loss", "draw", "win"][(pos.final_score_black().signum() + 1) as usize];
     assert_eq!(rec["result"], expected);
-    assert!(err.contains("game over: black "), "{err}");
+    let verdict = ["you lose", "a draw", "you win"][(pos.final_score_black().signum() + 1) as usize];
+    assert!(
+        err.contains(&format!(
+            "game over: black {}, white {}: {verdict}",
+            pos.black().count(),
+            pos.white().count()
+        )),
+        "{err}"
+    );
+    // The conversation: the greeting, the board after each move as `othello show` prints it
+    // (the start's, then after d3), who played what.
+    assert!(err.starts_with("You play black against pvs:depth=1."), "{err}");
+    let d3 = Position::start().play("d3".parse().unwrap()).unwrap();
+    for board in [Position::start(), d3] {
+        let text = format!("{}", board.pretty());
+        assert!(err.contains(text.trim_end()), "{text} in {err}");
+    }
+    assert!(err.contains("> black (you) plays d3\n"), "{err}");
+    assert!(err.contains("\nwhite (pvs:depth=1) plays "), "{err}");
     // The engine plays as the library's engine does (moves, values, node counts): the seat
     // starts it afresh and asks it with the spec's limits.
     let mut engine: Engine = "pvs:depth=1".parse().unwrap();
@@ -201,7 +219,7 @@ fn the_human_plays_white_and_sees_both_clocks() {
     let (out, recs) = play(
         "white",
         &["pvs:depth=1", "human", "--color", "white", "--tc", "600", "--json"],
-        &squares(40),
+        &format!("undo\n{}", squares(40)),
     );
     let err = stderr(&out);
     assert!(out.status.success(), "{err}");
@@ -214,6 +232,8 @@ fn the_human_plays_white_and_sees_both_clocks() {
     assert_eq!(rec["colors"][0], "black");
     assert_eq!(rec["ending"], "scored");
     assert!(err.contains("white (you) to move ["), "{err}");
+    // The engine's first move is not the human's to take back.
+    assert!(err.contains("nothing to take back"), "{err}");
     assert!(err.contains(", clock: you 10:00.0, pvs:depth=1 "), "{err}");
     // The standard output stays JSON Lines: the record and the summary.
     let stdout = String::from_utf8(out.stdout).unwrap();

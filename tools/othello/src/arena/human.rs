@@ -452,7 +452,7 @@ pub(crate) mod tests {
 
     #[test]
     fn lines_that_are_no_legal_move_get_a_message_and_the_prompt_again() {
-        let (mut h, out) = scripted("\nz9\npass\nd4\nundo\nhint\n  D3  \nf5\n", Color::Black);
+        let (mut h, out) = scripted("\nz9\npass\nd4\nundo\nhint\nboard\nhelp\n  D3  \nf5\n", Color::Black);
         let clock = Clock::new(TimeControl::None);
         let start = Position::start();
         let Turn::Move(reply, None) = h.turn(&start, &info(&clock, false)) else {
@@ -469,8 +469,13 @@ pub(crate) mod tests {
         ] {
             assert!(text.contains(said), "{said} in {text}");
         }
-        // The first prompt and one after each of the six lines before the move.
-        assert_eq!(text.matches("black (you) to move [d3 c4 f5 e6]").count(), 7, "{text}");
+        assert!(!text.contains("'' is not a move"), "an empty line is only a new prompt");
+        // `board` prints the board again; `help` lists the commands.
+        let board = format!("{}", Position::start().pretty());
+        assert_eq!(text.matches(board.trim_end()).count(), 1, "{text}");
+        assert!(text.contains("undo takes back your last move and the reply"), "{text}");
+        // The first prompt and one after each of the eight lines before the move.
+        assert_eq!(text.matches("black (you) to move [d3 c4 f5 e6]").count(), 9, "{text}");
         // The next line is read at the next turn.
         let Turn::Move(reply, _) = h.turn(&start, &info(&clock, true)) else {
             panic!()
@@ -501,6 +506,32 @@ pub(crate) mod tests {
         let reply = engine.think(&pos, &engine.limits());
         let expected = format!(
             "hint: {}, {:+.2} discs at depth 2 (pvs:depth=2)",
+            reply.best_move,
+            reply.score.unwrap() as f64 / 100.0
+        );
+        assert!(out.text().contains(&expected), "{expected} in {}", out.text());
+    }
+
+    #[test]
+    fn a_hint_near_the_end_is_exact() {
+        // Random moves to 2 empties, a position where the side to move has a move.
+        let mut random = othello_engine::RandomPlayer::new(5);
+        let mut pos = Position::start();
+        while pos.empty_count() > 2 || !pos.has_legal_move() {
+            pos = if pos.must_pass() {
+                pos.pass_unchecked()
+            } else {
+                pos.play_unchecked(random.choose(&pos))
+            };
+            assert!(!pos.is_game_over());
+        }
+        let (mut h, out) = scripted("hint\nquit\n", pos.side_to_move());
+        h.turn(&pos, &info(&Clock::new(TimeControl::None), false));
+        let mut engine: Engine = "pvs:depth=2".parse().unwrap();
+        let reply = engine.think(&pos, &engine.limits());
+        assert!(reply.exact, "a search deeper than the empties is exact");
+        let expected = format!(
+            "hint: {}, exactly {:+.2} discs (pvs:depth=2)",
             reply.best_move,
             reply.score.unwrap() as f64 / 100.0
         );
@@ -541,6 +572,14 @@ pub(crate) mod tests {
         let start = Instant::now();
         assert_eq!(h.turn(&Position::start(), &info(&clock, false)), Turn::TimeUp);
         assert!(start.elapsed() >= Duration::from_millis(80));
+        // The wait lasts the time left plus the margin.
+        let margin = TurnInfo {
+            margin: Duration::from_millis(100),
+            ..info(&clock, false)
+        };
+        let start = Instant::now();
+        assert_eq!(h.turn(&Position::start(), &margin), Turn::TimeUp);
+        assert!(start.elapsed() >= Duration::from_millis(180));
         let text = out.text();
         assert!(text.contains("clock: you 0:00.0, pvs 0:00.0"), "{text}");
         assert!(text.contains("your time is up"), "{text}");

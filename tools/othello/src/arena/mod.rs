@@ -314,6 +314,7 @@ pub fn play_game(
                         ti.as_deref(),
                     ) {
                         Ok(p) => pos = p,
+                        Err((_, Failure::Interrupted)) => break,
                         Err((loser, f)) => {
                             failed[index(loser)] = true;
                             rec.black_margin = forfeit_margin(loser);

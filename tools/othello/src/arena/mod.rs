@@ -785,6 +785,67 @@ mod tests {
     }
 
     #[test]
+    fn a_take_back_refunds_the_engines_time_not_the_humans() {
+        let s = |n: u64| Duration::from_secs(n);
+        let tc = TimeControl::Clock {
+            base: s(100),
+            increment: s(1),
+        };
+        let (h, _) = human("", Color::Black);
+        let mut players = [h, Seat::in_process("pvs:depth=1").unwrap()];
+        let mut clocks = [Clock::new(tc), Clock::new(tc)];
+        let mut clocks_before = vec![clocks];
+        let played = |color, mv: &str, time| Played {
+            color,
+            mv: mv.parse().unwrap(),
+            time,
+            eval: None,
+            depth: None,
+            nodes: None,
+            limit: None,
+        };
+        // The human's d3 in 3 s, the engine's reply in 2 s, then 4 s before the undo.
+        let mut rec = GameRecord {
+            number: 1,
+            opening: start(),
+            a_color: Color::Black,
+            black: "human".into(),
+            white: "pvs:depth=1".into(),
+            moves: vec![played(Color::Black, "d3", s(3))],
+            black_margin: 0,
+            ending: Ending::Scored,
+            time_control: tc.ggf(),
+            time_used: [None; 2],
+        };
+        assert_eq!(clocks[0].charge(s(3), Duration::ZERO), ClockCheck::Ok);
+        clocks_before.push(clocks);
+        rec.moves.push(played(Color::White, "c3", s(2)));
+        assert_eq!(clocks[1].charge(s(2), Duration::ZERO), ClockCheck::Ok);
+        assert_eq!(clocks[0].spend(s(4), Duration::ZERO), ClockCheck::Ok);
+        assert_eq!((clocks[0].remaining(), clocks[1].remaining()), (s(94), s(99)));
+        let k = last_own_move(&rec.moves, Color::Black).unwrap();
+        assert_eq!(k, 0);
+        let pos = take_back(
+            &mut rec,
+            k,
+            &mut clocks,
+            &clocks_before,
+            Color::Black,
+            &mut players,
+            0,
+            &start(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(pos, othello_rules::Position::start());
+        assert!(rec.moves.is_empty());
+        // The engine gets its 2 s back; the human keeps the 7 s spent, without the increment.
+        assert_eq!((clocks[0].remaining(), clocks[1].remaining()), (s(93), s(100)));
+        assert_eq!(last_own_move(&[played(Color::Black, "pass", s(0))], Color::Black), None);
+        assert_eq!(last_own_move(&[played(Color::White, "d3", s(0))], Color::Black), None);
+    }
+
+    #[test]
     fn a_human_as_white_plays_after_the_engine_and_a_game_plays_out() {
         // The human always plays its first legal move, read from the prompt by a script
         // written for the engine's deterministic answers: every line a square, tried in

@@ -339,3 +339,35 @@ fn an_interrupt_ends_the_wait_for_the_humans_line() {
     assert!(stdout.contains(" of 0 games, "), "{stdout}");
     assert!(stdout.trim_end().ends_with(", interrupted by SIGINT"), "{stdout}");
 }
+
+#[test]
+fn several_games_keep_the_humans_colour_and_follow_the_openings() {
+    let openings = tmp("openings.txt");
+    std::fs::write(&openings, "f5d6\nf5f6\n").unwrap();
+    let (out, recs) = play(
+        "games",
+        &[
+            "pvs:depth=1",
+            "human",
+            "--games",
+            "2",
+            "--openings",
+            openings.to_str().unwrap(),
+        ],
+        &squares(80),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let got: Vec<(u64, &str, &str, &str)> = recs
+        .iter()
+        .map(|r| {
+            (
+                r["game"].as_u64().unwrap(),
+                r["opening"].as_str().unwrap(),
+                r["black"].as_str().unwrap(),
+                r["a_color"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    // The human (B) is black, the default, in both games: A is white.
+    assert_eq!(got, [(1, "f5d6", "human", "white"), (2, "f5f6", "human", "white")]);
+}

@@ -308,6 +308,11 @@ mod tests {
         assert_eq!(c.remaining(), ms(59_950));
         assert_eq!(c.show().as_deref(), Some("0:59.9"));
         assert_eq!(c.share_used(), None, "no move counted");
+        assert_eq!(
+            c.clone().spend(ms(59_950), ms(0)),
+            ClockCheck::Ok,
+            "all of it, not more"
+        );
         assert_eq!(c.spend(ms(60_000), ms(49)), ClockCheck::Flag { allowed: ms(59_950) });
         assert_eq!(c.remaining(), ms(0));
         let mut st = Clock::new(TimeControl::PerMove(ms(500)));

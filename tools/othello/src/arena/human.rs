@@ -646,8 +646,11 @@ pub(crate) mod tests {
         assert!(matches!(b, PlayerSource::Builtin(ref t) if t == "pvs"));
         assert!(matches!(a, PlayerSource::Human { ref name, colour: Color::White, .. } if name == "ann"));
         for (hint, message) in [
-            ("human", "bad --hint 'human'"),
-            ("ext:name=x", "bad --hint 'ext:name=x'"),
+            ("human", "bad --hint 'human': expected an engine spec of this program"),
+            (
+                "ext:name=x",
+                "bad --hint 'ext:name=x': expected an engine spec of this program",
+            ),
             ("pvs:depth=0", "bad --hint 'pvs:depth=0': bad value '0'"),
         ] {
             let e = sources(["human", "pvs"], (0, Color::Black), Some(hint), None, size).unwrap_err();

@@ -841,6 +841,35 @@ mod tests {
         assert!(rec.moves.is_empty());
         // The engine gets its 2 s back; the human keeps the 7 s spent, without the increment.
         assert_eq!((clocks[0].remaining(), clocks[1].remaining()), (s(93), s(100)));
+        // The same with the human white, in the second seat, after the engine's first move.
+        let (h, _) = human("", Color::White);
+        let mut players = [Seat::in_process("pvs:depth=1").unwrap(), h];
+        let mut clocks = [Clock::new(tc), Clock::new(tc)];
+        let mut clocks_before = vec![clocks];
+        rec.moves = vec![played(Color::Black, "f5", s(2))];
+        assert_eq!(clocks[0].charge(s(2), Duration::ZERO), ClockCheck::Ok);
+        clocks_before.push(clocks);
+        rec.moves.push(played(Color::White, "d6", s(5)));
+        assert_eq!(clocks[1].charge(s(5), Duration::ZERO), ClockCheck::Ok);
+        let k = last_own_move(&rec.moves, Color::White).unwrap();
+        let pos = take_back(
+            &mut rec,
+            k,
+            &mut clocks,
+            &clocks_before,
+            Color::White,
+            &mut players,
+            1,
+            &start(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            pos,
+            othello_rules::Position::start().play("f5".parse().unwrap()).unwrap()
+        );
+        assert_eq!(rec.moves.len(), 1);
+        assert_eq!((clocks[0].remaining(), clocks[1].remaining()), (s(99), s(95)));
         assert_eq!(last_own_move(&[played(Color::Black, "pass", s(0))], Color::Black), None);
         assert_eq!(last_own_move(&[played(Color::White, "d3", s(0))], Color::Black), None);
     }
@@ -909,6 +938,28 @@ mod tests {
             )
             .is_err()
         );
+        assert_eq!(reported, 0);
+        // A human is never played in pairs.
+        let with_human = [
+            PlayerSource::Human {
+                name: "human".into(),
+                colour: Color::Black,
+                hint: "pvs".into(),
+            },
+            PlayerSource::Builtin("random".into()),
+        ];
+        let refused = run(
+            &with_human,
+            &[start()],
+            Schedule::Pairs(0..1),
+            1,
+            &settings(TimeControl::None),
+            |_| {
+                reported += 1;
+                false
+            },
+        );
+        assert!(refused.is_err());
         assert_eq!(reported, 0);
     }
 }

@@ -234,6 +234,13 @@ fn the_human_plays_white_and_sees_both_clocks() {
     assert!(err.contains("white (you) to move ["), "{err}");
     // The engine's first move is not the human's to take back.
     assert!(err.contains("nothing to take back"), "{err}");
+    // The verdict is the human's: white's.
+    let verdict = match rec["result"].as_str() {
+        Some("win") => "you lose",
+        Some("loss") => "you win",
+        _ => "a draw",
+    };
+    assert!(err.contains(&format!(": {verdict}\n")), "{verdict} in {err}");
     assert!(err.contains(", clock: you 10:00.0, pvs:depth=1 "), "{err}");
     // The standard output stays JSON Lines: the record and the summary.
     let stdout = String::from_utf8(out.stdout).unwrap();

@@ -513,6 +513,37 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn the_verdict_at_the_end_is_the_humans() {
+        // Random 4x4 games until one of each result, watched by a human of each colour.
+        let mut seen = [false; 3];
+        for seed in 0..500 {
+            let mut random = othello_engine::RandomPlayer::new(seed);
+            let start = Position::start_of(BoardSize::Four);
+            let mut pos = start;
+            let mut moves = Vec::new();
+            while !pos.is_game_over() {
+                let mv = random.choose(&pos);
+                moves.push(mv);
+                pos = pos.play_unchecked(mv);
+            }
+            let black = pos.final_score_black().signum();
+            seen[(black + 1) as usize] = true;
+            for (colour, sign) in [(Color::Black, 1), (Color::White, -1)] {
+                let (mut h, out) = scripted("", colour);
+                h.new_game(start, &[]);
+                for &mv in &moves {
+                    h.observe(mv, Duration::ZERO);
+                }
+                let verdict = ["you lose", "a draw", "you win"][(black * sign + 1) as usize];
+                let (b, w) = pos.disc_counts();
+                let end = format!("game over: black {b}, white {w}: {verdict}\n");
+                assert!(out.text().ends_with(&end), "{end} at the end of {}", out.text());
+            }
+        }
+        assert_eq!(seen, [true; 3], "a loss, a draw and a win for black");
+    }
+
+    #[test]
     fn a_hint_near_the_end_is_exact() {
         // Random moves to 2 empties, a position where the side to move has a move.
         let mut random = othello_engine::RandomPlayer::new(5);

@@ -63,7 +63,9 @@ pub struct SearchConfig {
     /// Aspiration windows around the previous iteration's score at the root.
     pub aspiration: bool,
     /// Solve exactly with the endgame solver at the root when the empties are at most this
-    /// (and no depth limit below the empties was asked); 0 = never.
+    /// (and no depth limit below the empties was asked); 0 = never. Under a time limit or a
+    /// stop flag the solve follows a depth-6 search, whose answer stands if the solve is
+    /// interrupted.
     pub endgame_empties: u32,
     /// Score every root move exactly at the searched depth
     /// ([`SearchResult::root_moves`](crate::SearchResult::root_moves)).

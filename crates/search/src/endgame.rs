@@ -6,9 +6,14 @@
 //! the empties (a depth-limited question gets a depth-limited answer) and no node limit (the
 //! solver cannot count against it). The solver's value is exact, in discs; it is reported x100
 //! as one iteration at `depth = empties`. Its tie rule is the search's (the lowest square index
-//! among equal moves), so the move is the one a full-depth search would return. Under a time
-//! limit or a stop flag the solver is stopped at the hard limit, and the search then falls
-//! back to iterative deepening (which completes at least its first iteration).
+//! among equal moves), so the move is the one a full-depth search would return.
+//!
+//! Under a time limit or a stop flag the solve may be interrupted: the search then first
+//! deepens to [`FALLBACK_DEPTH`] (a few hundredths of the solve's usual cost; its iterations
+//! stop at the hard bound like any other), and gives the solver the time left to the hard
+//! bound. A finished solve answers (its nodes include the short search's); an interrupted
+//! one is dropped and the short search's result answers, not a depth-1 move found after the
+//! deadline.
 
 use crate::limits::Clock;
 use crate::score::DISC;
@@ -17,6 +22,12 @@ use othello_endgame::{SolveMode, Solver, SolverConfig};
 use othello_rules::Position;
 use othello_table::Table;
 use std::time::Instant;
+
+/// How deep the search goes before a solve that a clock or a stop flag may interrupt: its
+/// result is the answer when the solve does not finish in time. On eight positions with 14
+/// empties from games against Zebra, a selective depth-6 search took 1 400-3 300 nodes, 2-13%
+/// of their solves' (depth 8: 5 000-21 000, 15-40%; depth 4: 260-620).
+pub(crate) const FALLBACK_DEPTH: u32 = 6;
 
 /// Whether the solver answers this search (see the module docs).
 pub(crate) fn applies(pos: &Position, limits: &Limits, config: &SearchConfig) -> bool {

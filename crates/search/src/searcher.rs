@@ -169,7 +169,11 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
         self.heuristics.clear_killers();
 
         let forced = moves.len() == 1 && limits.time_limit(empties).is_some() && limits.depth.is_none();
-        if !forced && endgame::applies(&pos, limits, &config) {
+        let solves = !forced && endgame::applies(&pos, limits, &config);
+        // A solve that a clock or a stop flag may interrupt comes after a short search, whose
+        // move is played if it is (see `endgame::FALLBACK_DEPTH`).
+        let interruptible = clock.hard().is_some() || clock.external().is_some();
+        if solves && !interruptible {
             let solver = self.solver.get_or_insert_with(|| endgame::new_solver(&config));
             if let Some(result) = endgame::solve(solver, &pos, &config, &clock, &mut on_iteration) {
                 return result;
@@ -180,6 +184,10 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
         if forced {
             // A forced move under a clock: answer at once, with a depth-1 score.
             max_depth = 1;
+        }
+        let solve_after = solves && interruptible;
+        if solve_after {
+            max_depth = max_depth.min(endgame::FALLBACK_DEPTH);
         }
         let table = if prunes { self.table.as_ref() } else { None };
         let shared = table.and_then(Table::as_shared);
@@ -235,6 +243,15 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
         };
         self.heuristics = heuristics;
         stats += &helper_stats;
+        if solve_after && !clock.must_stop() && !completed.as_ref().is_some_and(|c| c.exact) {
+            let solver = self.solver.get_or_insert_with(|| endgame::new_solver(&config));
+            if let Some(mut result) = endgame::solve(solver, &pos, &config, &clock, &mut on_iteration) {
+                // The short search's nodes count too.
+                result.nodes += stats.nodes;
+                result.stats.nodes = result.nodes;
+                return result;
+            }
+        }
         stats.time = clock.elapsed();
         // The first iteration cannot be aborted, so `completed` is always set; the first legal
         // move with the static evaluation is kept as a fallback all the same.

@@ -611,6 +611,51 @@ fn endgame_solver_agrees_with_the_search_solving_itself() {
     }
 }
 
+/// A solve that a stop flag (or a clock) may interrupt comes after a short search to depth 6:
+/// its iterations are reported first, a finished solve then answers exactly (its nodes include
+/// the short search's), and a stop before the solve leaves the short search's answer, not a
+/// depth-1 one.
+#[test]
+fn an_interruptible_solve_comes_after_a_short_search() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let positions = random_positions(BoardSize::Eight, 6, 48..52, 22);
+    for pos in &positions {
+        let empties = pos.empty_count();
+        assert!(empties <= SearchConfig::default().endgame_empties);
+        let plain = Searcher::new(Mobility, SearchConfig::default()).search(pos, &Limits::default(), |_| {});
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut reports = Vec::new();
+        let r = Searcher::new(Mobility, SearchConfig::default()).search(
+            pos,
+            &Limits::default().with_stop(stop.clone()),
+            |it| reports.push((it.depth, it.exact, it.nodes)),
+        );
+        assert_eq!(
+            (r.score, r.best_move, r.exact, r.depth),
+            (plain.score, plain.best_move, true, empties)
+        );
+        let short: Vec<u32> = reports[..reports.len() - 1].iter().map(|r| r.0).collect();
+        assert_eq!(short, (1..=6.min(empties)).collect::<Vec<_>>(), "{pos}");
+        assert_eq!(reports.last().map(|r| (r.0, r.1)), Some((empties, true)));
+        let short_nodes = reports[reports.len() - 2].2;
+        assert_eq!(r.nodes, plain.nodes + short_nodes, "{pos}");
+        // Stopped when the short search ends: its answer, not the solver's nor a depth-1 one.
+        let stop = Arc::new(AtomicBool::new(false));
+        let r = Searcher::new(Mobility, SearchConfig::default()).search(
+            pos,
+            &Limits::default().with_stop(stop.clone()),
+            |it| {
+                if it.depth == 6 {
+                    stop.store(true, Ordering::Relaxed);
+                }
+            },
+        );
+        assert_eq!((r.depth, r.exact), (6, false), "{pos}");
+        let d6 = Searcher::new(Mobility, SearchConfig::default()).search(pos, &Limits::depth(6), |_| {});
+        assert_eq!((r.score, r.best_move), (d6.score, d6.best_move), "{pos}");
+    }
+}
+
 #[test]
 fn the_searcher_is_a_player_reporting_its_search() {
     use othello_search::Player;

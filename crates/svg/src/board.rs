@@ -227,8 +227,18 @@ impl BoardPicture {
         let n = u32::from(size.side());
         let mut captions = vec![self.status_line()];
         if !self.pv.is_empty() {
-            let line: Vec<String> = self.pv.iter().map(|m| m.to_string()).collect();
-            captions.push(format!("PV {}", line.join(" ")));
+            // The line, wrapped to the board's width (about 8 pixels a character).
+            let per_line = ((n * CELL + RIGHT) / 8) as usize;
+            let mut line = "PV".to_string();
+            for mv in &self.pv {
+                let token = mv.to_string();
+                if line.len() + 1 + token.len() > per_line {
+                    captions.push(std::mem::replace(&mut line, "  ".to_string()));
+                }
+                line.push(' ');
+                line.push_str(&token);
+            }
+            captions.push(line);
         }
         let top = MARGIN + if self.title.is_some() { LINE } else { 0 };
         let width = MARGIN + n * CELL + RIGHT;
@@ -465,6 +475,34 @@ mod tests {
         );
         assert_eq!(e.to_string(), "move 2 of the principal variation (f5) is illegal");
         assert!(BoardPicture::new(&start).pv(&[Move::Pass]).to_svg().is_err());
+    }
+
+    #[test]
+    fn a_long_variation_wraps_under_the_board() {
+        let pos: Position = "---------------------------OX------XO--------------------------- X"
+            .parse()
+            .unwrap();
+        let mut pv = Vec::new();
+        let mut p = pos;
+        while !p.is_game_over() && pv.len() < 40 {
+            let mv = p.moves()[0];
+            pv.push(mv);
+            p = p.play(mv).unwrap();
+        }
+        let svg = BoardPicture::new(&pos).pv(&pv).to_svg().unwrap();
+        let lines: Vec<&str> = svg.lines().filter(|l| l.contains("class=\"caption\"")).collect();
+        assert!(lines.len() >= 3, "{lines:?}");
+        for l in &lines {
+            let text = &l[l.find('>').unwrap() + 1..l.rfind('<').unwrap()];
+            assert!(text.len() <= 44, "{text}");
+        }
+        let all: String = lines[1..]
+            .iter()
+            .map(|l| &l[l.find('>').unwrap() + 1..l.rfind('<').unwrap()])
+            .collect::<Vec<_>>()
+            .join(" ");
+        let words: Vec<&str> = all.split_whitespace().collect();
+        assert_eq!(words.len(), pv.len() + 1);
     }
 
     #[test]

@@ -88,8 +88,8 @@ impl MatchPlot {
         let finite = |x: Option<f64>| x.filter(|v| v.is_finite());
         let has_llr = self.points.iter().any(|p| finite(p.llr).is_some()) || self.bounds.is_some();
         let header = self.header();
-        let head_h = 22.0 + 18.0 * header.len() as f64;
-        let elo_top = head_h + 8.0;
+        // The header's lines sit at y = 36, 54, ...; the panel's label 20 pixels below the last.
+        let elo_top = 36.0 + 18.0 * (header.len() as f64 - 1.0) + 26.0;
         let llr_top = elo_top + PANEL + 40.0;
         let height = if has_llr {
             llr_top + PANEL + 44.0
@@ -189,9 +189,16 @@ impl MatchPlot {
             );
             panel.hline(&mut out, "zero", 0.0, "#666666", "4 3");
             if let Some((a, b)) = self.bounds {
-                for (v, color) in [(a, "#c62828"), (b, "#2e7d32")] {
+                for (v, color, name) in [(a, "#c62828", "H0"), (b, "#2e7d32", "H1")] {
                     if v.is_finite() {
                         panel.hline(&mut out, "llr-bound", v, color, "8 4");
+                        let (x, y) = panel.px(x_hi, v);
+                        put!(
+                            out,
+                            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" fill=\"{color}\" text-anchor=\"end\">accept {name} ({v:.2})</text>\n",
+                            x - 4.0,
+                            y - 4.0
+                        );
                     }
                 }
             }

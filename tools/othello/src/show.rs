@@ -29,9 +29,9 @@ pub struct ShowArgs {
     /// move, in discs) or `solve` (exact, at most 30 empties); printed, and drawn with --svg.
     #[arg(long)]
     values: Option<String>,
-    /// The engine spec of `--values search`.
-    #[arg(long, short, default_value = "pvs")]
-    engine: String,
+    /// The engine spec of `--values search` (default `pvs`).
+    #[arg(long, short)]
+    engine: Option<String>,
     /// JSON Lines output.
     #[arg(long)]
     json: bool,
@@ -62,17 +62,20 @@ impl MoveValue {
 
 /// Every legal move's value (`--values`), best first; empty when the game is over.
 fn move_values(args: &ShowArgs, pos: &Position) -> CliResult<Vec<(Move, MoveValue)>> {
+    if args.engine.is_some() && args.values.as_deref() != Some("search") {
+        return Err(input("--engine applies to --values search"));
+    }
     let Some(kind) = args.values.as_deref() else {
         return Ok(Vec::new());
     };
     match kind {
         "search" => {
-            let mut engine: Engine = args.engine.parse::<othello_spec::Spec>().map(Engine::from_spec)??;
+            let spec = args.engine.as_deref().unwrap_or("pvs");
+            let mut engine: Engine = spec.parse::<othello_spec::Spec>().map(Engine::from_spec)??;
             engine.check_size(pos.size())?;
             if !matches!(engine, Engine::Search { .. }) {
                 return Err(input(format!(
-                    "bad --engine {}: --values search needs a search (pvs, alphabeta, negamax, minimax)",
-                    args.engine
+                    "bad --engine {spec}: --values search needs a search (pvs, alphabeta, negamax, minimax)"
                 )));
             }
             if pos.is_game_over() {

@@ -202,6 +202,8 @@ fn bad_picture_options_exit_2_before_any_work() {
         vec!["show", "--values", "solve"],
         vec!["show", "--values", "guess"],
         vec!["show", "--values", "search", "-e", "mcts:playouts=10"],
+        vec!["show", "--values", "solve", "--size", "4", "-e", "pvs"],
+        vec!["show", "-e", "pvs:depth=2"],
         vec!["search", "-e", "pvs:depth=2", "--svg", s(&missing)],
         vec!["solve", "-----OX--XO----- X", "--svg", s(&missing)],
         vec!["play", "pvs:depth=1", "random", "--games", "2", "--plot", s(&missing)],

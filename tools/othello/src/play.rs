@@ -580,9 +580,6 @@ pub fn run(args: &PlayArgs) -> CliResult {
         .as_deref()
         .map(|p| crate::picture::PlotFile::new(p, "--plot", title, sprt))
         .transpose()?;
-    if let Some(Err(e)) = plot.as_ref().map(crate::picture::PlotFile::write) {
-        return Err(input(e));
-    }
     let mut ggf_file = args.ggf.as_deref().map(open_append).transpose()?;
     let mut jsonl_file = args.jsonl.as_deref().map(open_append).transpose()?;
     let settings = Settings {
@@ -627,6 +624,10 @@ pub fn run(args: &PlayArgs) -> CliResult {
             );
         }
         bar.set_message(waiting);
+    }
+    // The plot before the first game (no pair yet), so that a watcher sees it from the start.
+    if let Some(Err(e)) = plot.as_ref().map(crate::picture::PlotFile::write) {
+        return Err(input(e));
     }
     let mut tally = Tally::default();
     let mut penta = Pentanomial::default();

@@ -90,7 +90,7 @@ impl MatchPlot {
         let header = self.header();
         // The header's lines sit at y = 36, 54, ...; the panel's label 20 pixels below the last.
         let elo_top = 36.0 + 18.0 * (header.len() as f64 - 1.0) + 26.0;
-        let llr_top = elo_top + PANEL + 40.0;
+        let llr_top = elo_top + PANEL + 56.0;
         let height = if has_llr {
             llr_top + PANEL + 44.0
         } else {

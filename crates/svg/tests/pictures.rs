@@ -306,3 +306,63 @@ fn a_match_plot_is_well_formed() {
     // resvg reads it too.
     assert!(resvg::usvg::Tree::from_str(&svg, &resvg::usvg::Options::default()).is_ok());
 }
+
+/// The `y` of a node as a number.
+fn y_of(node: roxmltree::Node<'_, '_>, attr: &str) -> f64 {
+    node.attribute(attr).unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_match_plot_keeps_its_parts_apart() {
+    let points: Vec<MatchPoint> = (1..=10)
+        .map(|k| MatchPoint {
+            games: 2 * k,
+            elo: Some(50.0),
+            elo_low: Some(0.0),
+            elo_high: Some(100.0),
+            llr: Some(0.2 * k as f64),
+        })
+        .collect();
+    for plot in [
+        MatchPlot::new(points.clone())
+            .llr_bounds(-2.944, 2.944)
+            .pentanomial([1, 2, 3, 2, 2]),
+        MatchPlot::new(points.clone()),
+    ] {
+        let svg = plot.to_svg();
+        let doc = roxmltree::Document::parse(&svg).unwrap();
+        let height: f64 = y_of(doc.root_element(), "height");
+        // The header's last line is well above the first panel's label, which is above its
+        // frame; the second panel starts below the first one's axis labels; all on the page.
+        let header = doc
+            .descendants()
+            .filter(|n| matches!(n.attribute("class"), Some("summary" | "pentanomial")))
+            .map(|n| y_of(n, "y"))
+            .fold(0.0, f64::max);
+        let panels: Vec<roxmltree::Node<'_, '_>> = doc
+            .descendants()
+            .filter(|n| matches!(n.attribute("class"), Some("elo-panel" | "llr-panel")))
+            .collect();
+        assert_eq!(panels.len(), 2);
+        let mut last_bottom = header;
+        for panel in panels {
+            let frame = panel.children().find(|n| n.has_tag_name("rect")).unwrap();
+            let (top, bottom) = (y_of(frame, "y"), y_of(frame, "y") + y_of(frame, "height"));
+            let label = panel.children().rfind(|n| n.has_tag_name("text")).unwrap();
+            let label_y = y_of(label, "y");
+            assert!(
+                label_y - last_bottom >= 14.0,
+                "label at {label_y}, above it {last_bottom}"
+            );
+            assert!(label_y < top, "label at {label_y}, frame at {top}");
+            // The tick labels and the axis name sit under the frame.
+            let lowest = panel
+                .descendants()
+                .filter(|n| n.has_tag_name("text"))
+                .map(|n| y_of(n, "y"))
+                .fold(0.0, f64::max);
+            assert!(lowest > bottom && lowest < height, "{lowest} {bottom} {height}");
+            last_bottom = lowest;
+        }
+    }
+}

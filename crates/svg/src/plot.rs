@@ -466,6 +466,70 @@ mod tests {
         assert_eq!(svg.matches("class=\"llr-bound\"").count(), 0);
     }
 
+    /// The `(x, y)` pairs of the `points` attribute of each element of class `class`.
+    fn lines_of(svg: &str, class: &str) -> Vec<Vec<(f64, f64)>> {
+        let marker = format!("class=\"{class}\" points=\"");
+        svg.match_indices(&marker)
+            .map(|(at, _)| {
+                let rest = &svg[at + marker.len()..];
+                rest[..rest.find('"').unwrap()]
+                    .split(' ')
+                    .map(|xy| {
+                        let (x, y) = xy.split_once(',').unwrap();
+                        (x.parse().unwrap(), y.parse().unwrap())
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn higher_values_are_drawn_higher_and_huge_ones_at_the_edge() {
+        let points: Vec<MatchPoint> = [(-3000.0, -0.5), (-20.0, 0.0), (10.0, 0.5), (400.0, 1.0), (5000.0, 2.5)]
+            .iter()
+            .enumerate()
+            .map(|(i, &(elo, llr))| MatchPoint {
+                games: 2 * (i as u64 + 1),
+                elo: Some(elo),
+                elo_low: None,
+                elo_high: None,
+                llr: Some(llr),
+            })
+            .collect();
+        let svg = MatchPlot::new(points).to_svg();
+        for class in ["elo", "llr"] {
+            let line = &lines_of(&svg, class)[0];
+            assert_eq!(line.len(), 5);
+            for w in line.windows(2) {
+                assert!(w[1].0 > w[0].0, "{class}: x grows with the games: {line:?}");
+                assert!(
+                    w[1].1 < w[0].1,
+                    "{class}: a higher value is higher on the page: {line:?}"
+                );
+            }
+        }
+        // Elo is drawn within +/-1000: the axis ends there, and +5000 at the frame's top.
+        assert!(svg.contains(">1000</text>") && svg.contains(">-1000</text>"), "{svg}");
+        assert!(!svg.contains(">1200</text>") && !svg.contains(">5000</text>"));
+        let elo = &lines_of(&svg, "elo")[0];
+        let top = elo.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+        let frame_top = 36.0 + 26.0;
+        assert_eq!(top, frame_top);
+    }
+
+    #[test]
+    fn the_band_needs_both_ends() {
+        let mut points: Vec<MatchPoint> = (1..=5).map(|k| point(2 * k, Some(0.0), None)).collect();
+        points[2].elo_high = None;
+        points[3].elo_low = None;
+        let svg = MatchPlot::new(points).to_svg();
+        let bands = lines_of(&svg, "elo-interval");
+        assert_eq!(bands.iter().map(Vec::len).collect::<Vec<_>>(), vec![4, 2]);
+        // The band's upper edge is above the line, its lower edge below.
+        let line = &lines_of(&svg, "elo")[0];
+        assert!(bands[0][0].1 < line[0].1 && bands[0][3].1 > line[0].1);
+    }
+
     #[test]
     fn without_a_test_there_is_no_llr_panel() {
         let svg = MatchPlot::new(vec![point(2, Some(0.0), None)]).to_svg();

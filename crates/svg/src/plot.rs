@@ -441,6 +441,9 @@ mod tests {
         let t = ticks(-137.0, 412.0, 6);
         assert!(t[0] <= -137.0 && *t.last().unwrap() >= 412.0 && t.len() <= 8, "{t:?}");
         assert_eq!(range_with_zero([5.0, 7.0].into_iter()), (0.0, 8.0));
+        // A range of at least 1 is not widened before the ticks round it.
+        assert_eq!(range_with_zero([-5.0, 0.3].into_iter()), (-5.0, 1.0));
+        assert_eq!(range_with_zero([0.2, 0.7].into_iter()), (-0.5, 1.5));
         assert_eq!(range_with_zero(std::iter::empty()), (-0.6, 0.6));
         assert_eq!(ticks(0.0, 1.0, 6), vec![0.0, 0.2, 0.4, 0.6, 0.8, 1.0]);
         assert_eq!(tick_label(20.0), "20");

@@ -299,9 +299,10 @@ impl Book {
     /// [`BookError::Write`].
     pub fn write(&self, path: impl AsRef<Path>) -> Result<(), BookError> {
         let path = path.as_ref();
-        let err = |source| BookError::Write {
+        let err = |e: std::io::Error| BookError::Write {
             path: path.display().to_string(),
-            source,
+            kind: e.kind(),
+            why: e.to_string(),
         };
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".tmp");
@@ -315,9 +316,10 @@ impl Book {
     /// [`BookError::Io`], or what [`Book::from_bytes`] refuses.
     pub fn from_path(path: impl AsRef<Path>) -> Result<Book, BookError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|source| BookError::Io {
+        let bytes = std::fs::read(path).map_err(|e| BookError::Io {
             path: path.display().to_string(),
-            source,
+            kind: e.kind(),
+            why: e.to_string(),
         })?;
         Book::from_bytes(&bytes)
     }

@@ -103,24 +103,28 @@ pub enum EntryError {
 }
 
 /// Why a book file was refused (or could not be read or written).
-#[derive(Debug, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum BookError {
     /// The file could not be read.
-    #[error("cannot read book file {path}: {source}")]
+    #[error("cannot read book file {path}: {why}")]
     Io {
         /// The file.
         path: String,
-        /// The cause.
-        source: std::io::Error,
+        /// The kind of failure.
+        kind: std::io::ErrorKind,
+        /// The system's message.
+        why: String,
     },
     /// The file could not be written.
-    #[error("cannot write book file {path}: {source}")]
+    #[error("cannot write book file {path}: {why}")]
     Write {
         /// The file.
         path: String,
-        /// The cause.
-        source: std::io::Error,
+        /// The kind of failure.
+        kind: std::io::ErrorKind,
+        /// The system's message.
+        why: String,
     },
     /// The file ends inside the header or an entry.
     #[error("book file truncated in {}: needs {needed} bytes, {left} left", place(*.entry))]

@@ -419,7 +419,7 @@ fn plan_cmd(args: &PlanArgs) -> CliResult {
 }
 
 fn search(args: &SearchArgs) -> CliResult {
-    let (text, name) = read_source(&args.positions, "positions file")?;
+    let (name, text) = read_source(&args.positions, "positions file")?;
     let mut positions = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -460,7 +460,7 @@ fn add(args: &AddArgs) -> CliResult {
     let before = book.len();
     let mut items = Vec::new();
     for path in &args.leaves {
-        let (text, name) = read_source(path, "leaves file")?;
+        let (name, text) = read_source(path, "leaves file")?;
         for (i, line) in text.lines().enumerate() {
             if line.trim().is_empty() {
                 continue;

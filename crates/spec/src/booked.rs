@@ -28,6 +28,8 @@ pub struct Booked {
     margin: i32,
     seed: u64,
     rng: SmallRng,
+    /// Whether the engine has searched once (its tables are allocated at its first search).
+    warmed: bool,
     /// The engine that thinks out of book.
     pub engine: Engine,
 }
@@ -42,6 +44,7 @@ impl Booked {
             margin,
             seed,
             rng: SmallRng::seed_from_u64(seed),
+            warmed: false,
             engine,
         }
     }
@@ -138,8 +141,15 @@ impl Player for Booked {
     }
 
     /// The engine forgets its game; the book's generator goes on (like the random player's),
-    /// so the games of a match differ while the match is reproducible from the seed.
+    /// so the games of a match differ while the match is reproducible from the seed. The first
+    /// call also has the engine search once (depth 1, one node), so that its tables are
+    /// allocated here and not in the first move out of book, under that move's clock (a caller
+    /// that warms a player up with a search of the root would only reach the book).
     fn new_game(&mut self) {
+        if !self.warmed {
+            self.warmed = true;
+            self.engine.think(&Position::start(), &Limits::depth(1).with_nodes(1));
+        }
         self.engine.new_game();
     }
 

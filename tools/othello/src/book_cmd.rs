@@ -351,11 +351,11 @@ fn show(args: &ShowArgs) -> CliResult {
 fn merge(args: &MergeArgs) -> CliResult {
     let mut a = load(&args.a)?;
     let b = load(&args.b)?;
-    let (na, nb) = (a.len(), b.len());
+    let na = a.len();
     a.merge(&b);
     save(&a, &args.output)?;
     println!(
-        "book {}: {} entries ({} from {}, {} from {})",
+        "book {}: {} entries ({} from {}, {} more from {})",
         args.output,
         a.len(),
         na,
@@ -363,7 +363,6 @@ fn merge(args: &MergeArgs) -> CliResult {
         a.len() - na,
         args.b
     );
-    let _ = nb;
     Ok(())
 }
 

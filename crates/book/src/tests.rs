@@ -451,3 +451,74 @@ fn inserting_refuses_values_that_do_not_match_the_position() {
     );
     assert!(book.is_empty());
 }
+
+/// Each entry's moves in the file: (offset of the move's flags byte, flags, value).
+fn file_moves(bytes: &[u8]) -> Vec<(u32, Vec<(usize, u8, i32)>)> {
+    let mut at = HEADER_LEN;
+    let mut out = Vec::new();
+    let mut index = 0;
+    while at < bytes.len() {
+        let k = bytes[at + 18] as usize;
+        let moves = (0..k)
+            .map(|i| {
+                let m = at + ENTRY_HEAD_LEN + i * MOVE_LEN;
+                (
+                    m + 1,
+                    bytes[m + 1],
+                    i16::from_le_bytes([bytes[m + 2], bytes[m + 3]]) as i32,
+                )
+            })
+            .collect();
+        out.push((index, moves));
+        at += ENTRY_HEAD_LEN + k * MOVE_LEN;
+        index += 1;
+    }
+    out
+}
+
+#[test]
+fn links_between_entries_are_checked_move_by_move() {
+    let book = small_book(3, 100, 30);
+    let bytes = book.to_bytes();
+    let (mut missing, mut stale, mut value) = (0, 0, 0);
+    for (index, moves) in file_moves(&bytes) {
+        let best = moves.iter().map(|m| m.2).max().unwrap();
+        for &(flags_at, flags, v) in &moves {
+            let mut b = bytes.clone();
+            if flags == FLAG_PROPAGATED {
+                b[flags_at] = 0;
+                let e = Book::from_bytes(&reseal(b)).unwrap_err();
+                assert!(
+                    matches!(
+                        e,
+                        BookError::Entry {
+                            source: EntryError::StaleLeaf { .. },
+                            ..
+                        }
+                    ),
+                    "{e}"
+                );
+                stale += 1;
+                if v < best {
+                    let mut b = bytes.clone();
+                    b[flags_at + 1..flags_at + 3].copy_from_slice(&((v - 1) as i16).to_le_bytes());
+                    let e = Book::from_bytes(&reseal(b)).unwrap_err();
+                    assert!(
+                        matches!(e, BookError::Entry { index: i, source: EntryError::PropagatedValue { .. } } if i == index),
+                        "{e}"
+                    );
+                    value += 1;
+                }
+            } else if flags == 0 {
+                b[flags_at] = FLAG_PROPAGATED;
+                let e = Book::from_bytes(&reseal(b)).unwrap_err();
+                assert!(
+                    matches!(e, BookError::Entry { index: i, source: EntryError::MissingChild { .. } } if i == index),
+                    "{e}"
+                );
+                missing += 1;
+            }
+        }
+    }
+    assert!(missing > 10 && stale > 5 && value > 0, "{missing} {stale} {value}");
+}

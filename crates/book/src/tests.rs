@@ -452,8 +452,11 @@ fn inserting_refuses_values_that_do_not_match_the_position() {
     assert!(book.is_empty());
 }
 
-/// Each entry's moves in the file: (offset of the move's flags byte, flags, value).
-fn file_moves(bytes: &[u8]) -> Vec<(u32, Vec<(usize, u8, i32)>)> {
+/// An entry's index and its moves in the file: (offset of the move's flags byte, flags, value).
+type FileEntry = (u32, Vec<(usize, u8, i32)>);
+
+/// Each entry's moves in the file.
+fn file_moves(bytes: &[u8]) -> Vec<FileEntry> {
     let mut at = HEADER_LEN;
     let mut out = Vec::new();
     let mut index = 0;
@@ -521,4 +524,35 @@ fn links_between_entries_are_checked_move_by_move() {
         }
     }
     assert!(missing > 10 && stale > 5 && value > 0, "{missing} {stale} {value}");
+}
+
+#[test]
+fn values_may_reach_64_discs_and_no_further() {
+    let pos = Position::start().play("f5".parse().unwrap()).unwrap();
+    let values: Vec<(Move, i32)> = [("d6", 6400), ("f6", -6400), ("f4", 0)]
+        .iter()
+        .map(|&(m, v)| (m.parse().unwrap(), v))
+        .collect();
+    let mut book = Book::new();
+    book.insert_searched(&[(pos, values)]).unwrap();
+    let bytes = book.to_bytes();
+    assert_eq!(Book::from_bytes(&bytes).unwrap(), book, "+/-6400 are values");
+    // The entry's value and its best move's, both 6401.
+    let (_, moves) = &file_moves(&bytes)[0];
+    let (flags_at, _, v) = moves.iter().copied().find(|m| m.2 == 6400).unwrap();
+    assert_eq!(v, 6400);
+    let mut b = bytes.clone();
+    b[HEADER_LEN + 16..HEADER_LEN + 18].copy_from_slice(&6401_i16.to_le_bytes());
+    b[flags_at + 1..flags_at + 3].copy_from_slice(&6401_i16.to_le_bytes());
+    let e = Book::from_bytes(&reseal(b)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            BookError::Entry {
+                source: EntryError::ValueRange { value: 6401 },
+                ..
+            }
+        ),
+        "{e}"
+    );
 }

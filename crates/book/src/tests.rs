@@ -556,3 +556,57 @@ fn values_may_reach_64_discs_and_no_further() {
         "{e}"
     );
 }
+
+#[test]
+fn a_move_that_ends_the_game_carries_its_exact_final_score() {
+    // A position whose every move fills the board: random games until one empty square is left
+    // with a move to play on it.
+    let mut rng = SmallRng::seed_from_u64(5);
+    let pos = loop {
+        let p = random_position(&mut rng, 59);
+        if p.empty_count() == 1 && !p.moves().is_empty() {
+            break p;
+        }
+    };
+    let mv = pos.moves()[0];
+    let mut book = Book::new();
+    book.insert_searched(&[(pos, vec![(mv, 0)])]).unwrap();
+    let entry = book.lookup(&pos).unwrap();
+    let end = pos.play(mv).unwrap();
+    assert!(end.is_game_over());
+    assert_eq!(
+        entry.moves[0].value,
+        -end.final_score() * 100,
+        "the given value is replaced"
+    );
+    assert!(entry.moves[0].exact && !entry.moves[0].propagated);
+    let bytes = book.to_bytes();
+    assert_eq!(Book::from_bytes(&bytes).unwrap(), book);
+    let (_, moves) = &file_moves(&bytes)[0];
+    let (flags_at, flags, v) = moves[0];
+    assert_eq!(flags, FLAG_EXACT);
+    let final_value = |b: Vec<u8>| {
+        let e = Book::from_bytes(&reseal(b)).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                BookError::Entry {
+                    source: EntryError::FinalValue { .. },
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    };
+    let mut b = bytes.clone();
+    b[flags_at] = 0;
+    final_value(b);
+    let mut b = bytes.clone();
+    b[flags_at] = FLAG_EXACT | FLAG_PROPAGATED;
+    final_value(b);
+    let mut b = bytes.clone();
+    let other = if v == 0 { 200 } else { 0 };
+    b[HEADER_LEN + 16..HEADER_LEN + 18].copy_from_slice(&(other as i16).to_le_bytes());
+    b[flags_at + 1..flags_at + 3].copy_from_slice(&(other as i16).to_le_bytes());
+    final_value(b);
+}

@@ -222,3 +222,60 @@ pub fn jsonl(data: &[u8]) {
         Err(e) => panic!("unexpected error {e}"),
     }
 }
+
+/// Opening book files (`othello_book::Book::from_bytes`): the body first writes the checksum
+/// into the checksum field (when the input has a whole header), so mutations reach the entries
+/// rather than stopping at the checksum. An accepted book writes back to the same bytes, its
+/// lookups from any twin agree, and its choice is a listed move.
+pub fn book(data: &[u8]) {
+    use othello_book::{Book, CHECKSUM_FIELD, expected_checksum, map_move};
+    use othello_rules::Symmetry;
+    let mut data = data.to_vec();
+    if let Some(sum) = expected_checksum(&data) {
+        data[CHECKSUM_FIELD].copy_from_slice(&sum.to_le_bytes());
+    }
+    let Ok(book) = Book::from_bytes(&data) else {
+        return;
+    };
+    assert_eq!(book.to_bytes(), data, "an accepted book round-trips bit for bit");
+    let mut again = book.clone();
+    again.propagate();
+    assert_eq!(again, book, "an accepted book's values are already propagated");
+    let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(data.len() as u64);
+    for (pos, entry) in book.entries().take(16) {
+        let direct = book.lookup(&pos).expect("an entry is found");
+        assert_eq!(direct.value, entry.value);
+        for s in Symmetry::ALL {
+            let twin = s.apply_position(&pos);
+            let e = book.lookup(&twin).expect("a twin is found");
+            assert_eq!(e.value, direct.value);
+            let mut got: Vec<_> = e.moves.iter().map(|m| (m.value, map_move(othello_book::inverse(s), m.mv).to_string())).collect();
+            let mut want: Vec<_> = direct.moves.iter().map(|m| (m.value, m.mv.to_string())).collect();
+            got.sort();
+            want.sort();
+            assert_eq!(got, want);
+        }
+        let (mv, v) = book.choose(&pos, 100, &mut rng).expect("in book");
+        assert!(pos.is_legal(mv) || (mv == othello_rules::Move::Pass && pos.must_pass()));
+        assert!(v >= entry.value - 100 && v <= entry.value);
+    }
+}
+
+/// Cut tables of selective search (`othello_eval::CutTable::from_bytes`, the `CUTS` section of
+/// a weights file): no panic; an accepted table writes back to the same bytes and answers its
+/// model lookups.
+pub fn cuts(data: &[u8]) {
+    use othello_eval::CutTable;
+    let Ok(table) = CutTable::from_bytes(data) else {
+        return;
+    };
+    assert_eq!(table.to_bytes(), data, "an accepted cut table round-trips bit for bit");
+    assert_eq!(CutTable::from_bytes(&table.to_bytes()).as_ref(), Ok(&table));
+    for (deep, shallow, models) in table.pairs() {
+        assert_eq!(models.len(), usize::from(table.phases()));
+        for empties in [0, 10, 30, 60] {
+            let m = table.model(deep, shallow, empties).expect("a listed pair has a model");
+            let _ = (m.predict(0), m.fail_high_bound(100, 2), m.fail_low_bound(-100, 2));
+        }
+    }
+}

@@ -74,3 +74,26 @@ fn weights_seeds_are_valid_files() {
 fn jsonl() {
     replay("jsonl", othello_fuzz::jsonl);
 }
+
+#[test]
+fn book() {
+    replay("book", othello_fuzz::book);
+}
+
+#[test]
+fn cuts() {
+    replay("cuts", othello_fuzz::cuts);
+}
+
+/// The book corpus holds valid books as they stand (built by `othello book build`), so the
+/// body's checks on accepted books run on them.
+#[test]
+fn the_book_seeds_are_valid_books() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpus").join("book");
+    let mut entries = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        entries += othello_book::Book::from_bytes(&bytes).expect("a valid book").len();
+    }
+    assert!(entries > 5);
+}

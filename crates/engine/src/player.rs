@@ -37,6 +37,9 @@ pub struct Reply {
     /// The selectivity the answer was searched at ([`Selectivity::Off`] for a full-width or
     /// exact search, and for players that do not prune by a cut model).
     pub selectivity: Selectivity,
+    /// Whether the move came from an opening book (then `score` is the book's value and
+    /// nothing was searched).
+    pub book: bool,
 }
 
 /// What a Monte Carlo tree search knows about its choice, in a [`Reply`]. Its node count (the
@@ -151,6 +154,7 @@ impl Reply {
             root_moves: Vec::new(),
             mcts: None,
             selectivity: Selectivity::Off,
+            book: false,
         }
     }
 
@@ -201,6 +205,13 @@ impl Reply {
     #[must_use]
     pub fn with_root_moves(mut self, root_moves: Vec<(Move, i32)>) -> Reply {
         self.root_moves = root_moves;
+        self
+    }
+
+    /// Marks the move as one from an opening book.
+    #[must_use]
+    pub fn with_book(mut self, book: bool) -> Reply {
+        self.book = book;
         self
     }
 
@@ -445,7 +456,8 @@ mod tests {
             .with_pv(vec![Move::Pass]);
         assert_eq!((r.score, r.exact, r.depth, r.nodes), (Some(-300), true, 4, 99));
         assert_eq!((r.time, r.pv.len()), (Duration::from_millis(3), 1));
-        assert_eq!((r.root_moves.len(), r.mcts), (0, None));
+        assert_eq!((r.root_moves.len(), r.mcts, r.book), (0, None, false));
+        assert!(Reply::new(Move::Pass).with_book(true).book);
         let f5: Move = "f5".parse().unwrap();
         let r = Reply::new(f5)
             .with_root_moves(vec![(f5, 10), (Move::Pass, -20)])

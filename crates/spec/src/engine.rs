@@ -4,6 +4,7 @@
 //! evaluation, compiled here for [`SpecEval`]: hand features or patterns), `mcts` (the MCTS
 //! crate) and `random` (a seeded uniform random player, the baseline).
 
+use crate::booked::{Booked, book_settings};
 use crate::resources::{hash_ok, threads_ok};
 use crate::{Spec, SpecError, SpecEval};
 use othello_engine::{Limits, Player, Progress, RandomPlayer, Reply, TimeLimit};
@@ -78,6 +79,8 @@ pub enum Engine {
     },
     /// Uniformly random legal moves.
     Random(RandomPlayer),
+    /// One of the others with an opening book (the spec's `book` key).
+    Book(Box<Booked>),
 }
 
 /// Parses a time in milliseconds.
@@ -240,6 +243,23 @@ impl Engine {
     /// # Errors
     /// The first problem with the spec.
     pub fn from_spec(mut spec: Spec) -> Result<Engine, SpecError> {
+        let book = book_settings(&mut spec)?;
+        let engine = Engine::from_spec_without_book(spec)?;
+        Ok(match book {
+            None => engine,
+            Some(settings) => Engine::Book(Box::new(settings.wrap(engine))),
+        })
+    }
+
+    /// The engine itself, without its book ([`Engine::Book`]'s engine; itself otherwise).
+    pub fn without_book(self) -> Engine {
+        match self {
+            Engine::Book(b) => b.engine,
+            other => other,
+        }
+    }
+
+    fn from_spec_without_book(mut spec: Spec) -> Result<Engine, SpecError> {
         if let Some(algorithm) = search_algorithm(&spec.name) {
             let limits = search_limits(&mut spec)?;
             let (config, eval) = search_config(&mut spec, algorithm)?;
@@ -276,6 +296,7 @@ impl Engine {
         match self {
             Engine::Search { limits, .. } | Engine::Mcts { limits, .. } => limits.clone(),
             Engine::Random(_) => Limits::none(),
+            Engine::Book(b) => b.engine.limits(),
         }
     }
 
@@ -286,14 +307,20 @@ impl Engine {
             Engine::Search { searcher, limits } => (searcher, limits),
             Engine::Mcts { mcts, limits } => (mcts, limits),
             Engine::Random(r) => (Box::new(r), Limits::none()),
+            Engine::Book(b) => {
+                let limits = b.engine.limits();
+                (b, limits)
+            }
         }
     }
 
     /// Asks a search to score every root move ([`Reply::root_moves`]; `multi_pv` of the
     /// search configuration) or not. The other players ignore it.
     pub fn set_multi_pv(&mut self, on: bool) {
-        if let Engine::Search { searcher, .. } = self {
-            searcher.config_mut().multi_pv = on;
+        match self {
+            Engine::Search { searcher, .. } => searcher.config_mut().multi_pv = on,
+            Engine::Book(b) => b.engine.set_multi_pv(on),
+            _ => {}
         }
     }
 
@@ -304,6 +331,7 @@ impl Engine {
     pub fn check_size(&self, size: BoardSize) -> Result<(), SpecError> {
         match self {
             Engine::Search { searcher, .. } => searcher.evaluator().check_size(size),
+            Engine::Book(b) => b.engine.check_size(size),
             _ => Ok(()),
         }
     }
@@ -313,6 +341,7 @@ impl Engine {
             Engine::Search { searcher, .. } => &mut **searcher,
             Engine::Mcts { mcts, .. } => &mut **mcts,
             Engine::Random(r) => r,
+            Engine::Book(b) => &mut **b,
         }
     }
 }
@@ -333,6 +362,7 @@ impl Player for Engine {
             Engine::Search { searcher, .. } => searcher.name(),
             Engine::Mcts { mcts, .. } => mcts.name(),
             Engine::Random(r) => r.name(),
+            Engine::Book(b) => b.name(),
         }
     }
 
@@ -398,6 +428,7 @@ mod tests {
                     );
                 }
                 Engine::Random(_) => assert_eq!(limits.nodes, None),
+                Engine::Book(_) => panic!("no book asked"),
             }
         }
         assert_eq!(search_algorithm("ab"), Some(Algorithm::AlphaBeta));

@@ -71,6 +71,24 @@ pub enum SpecError {
         /// The weights path.
         path: String,
     },
+    /// `book_margin` or `book_seed` without `book`.
+    #[error("key '{key}' of engine '{engine}' needs book=FILE")]
+    BookKeyWithoutBook {
+        /// The engine name.
+        engine: String,
+        /// The key.
+        key: String,
+    },
+    /// A book file that does not load.
+    #[error("book {path} of engine '{engine}': {source}")]
+    Book {
+        /// The engine name.
+        engine: String,
+        /// The file as given.
+        path: String,
+        /// Why it was refused.
+        source: othello_book::BookError,
+    },
     /// A board size the evaluation does not cover (the pattern tables are 8x8 only).
     #[error(transparent)]
     UnsupportedSize(#[from] othello_pattern::UnsupportedSize),

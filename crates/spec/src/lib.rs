@@ -36,6 +36,8 @@
 //!   moves at the horizon unless `quiescence=off` ([`DEFAULT_QUIESCENCE`]).
 //! - `mcts`: [`MCTS_KEYS`]; `nodes` (alias `playouts`) is the iteration budget.
 //! - `random`: [`RANDOM_KEYS`].
+//! - every engine: [`BOOK_KEYS`], an opening book (`book=FILE`, `book_margin=DISCS`,
+//!   `book_seed=N`): in a position of the book the player plays a book move ([`Booked`]).
 //!
 //! The `eval` key is the evaluation crate's text form, `default`, or `pattern` (with
 //! `weights=PATH`, and `+terms`); see [`SpecEval`]. A table size (`tt`) is checked against the
@@ -43,12 +45,14 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod booked;
 mod engine;
 mod error;
 mod eval;
 pub mod resources;
 mod spec;
 
+pub use booked::{BOOK_KEYS, Booked, DEFAULT_BOOK_MARGIN};
 pub use engine::{
     DEFAULT_DEPTH, DEFAULT_QUIESCENCE, Engine, MCTS_KEYS, NAMES, RANDOM_KEYS, SEARCH_KEYS, mcts_config,
     search_algorithm, search_config, search_limits,

@@ -10,7 +10,7 @@
 //! assert!(command.get_subcommands().any(|s| s.get_name() == "perft"));
 //! ```
 
-use crate::{bench, nboard, perft, play, search_cmd, show, solve};
+use crate::{bench, book_cmd, nboard, perft, play, search_cmd, show, solve};
 use clap::{Parser, Subcommand};
 
 /// Othello engine toolkit: perft, show, benchmarks, search, solving, matches, match
@@ -47,6 +47,8 @@ pub enum Command {
     /// Elo, LOS and the SPRT of given pentanomial counts (e.g. merged from `play --pairs` runs).
     #[command(allow_negative_numbers = true)]
     Stats(play::StatsArgs),
+    /// Opening books: build, show, merge, stats (and plan, search, add for a distributed build).
+    Book(book_cmd::BookArgs),
     /// Speak the NBoard engine protocol (version 2) on stdin/stdout.
     #[command(allow_negative_numbers = true)]
     Nboard(nboard::NboardArgs),

@@ -18,6 +18,7 @@
 
 pub mod arena;
 pub mod bench;
+pub mod book_cmd;
 pub mod build_info;
 pub mod cli;
 pub mod error;

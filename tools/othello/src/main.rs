@@ -8,7 +8,7 @@
 
 use clap::Parser;
 use othello_cli::cli::{Cli, Command};
-use othello_cli::{bench, nboard, perft, play, search_cmd, show, solve};
+use othello_cli::{bench, book_cmd, nboard, perft, play, search_cmd, show, solve};
 
 /// The lines of a clap error this command prints: the first (it names the problem, with the
 /// names that follow it when it ends with a colon, such as the missing arguments) and clap's
@@ -92,6 +92,7 @@ fn main() {
         Command::Play(a) => play::run(a),
         Command::Stats(a) => play::run_stats(a),
         Command::Nboard(a) => nboard::run(a),
+        Command::Book(a) => book_cmd::run(a),
     };
     if let Err(e) = result {
         eprintln!("error: {e}");

@@ -292,7 +292,9 @@ impl<W: Write> Session<W> {
                 };
                 self.say("status thinking");
                 let r = self.search(true);
-                let depth = if r.exact {
+                let depth = if r.book {
+                    "book".to_string()
+                } else if r.exact {
                     "100%".to_string()
                 } else {
                     r.depth.to_string()

@@ -372,7 +372,8 @@ fn side_memory(source: &PlayerSource) -> CliResult<SideMemory> {
         return Ok(SideMemory::default());
     };
     let weights_file = text.parse::<othello_spec::Spec>()?.raw("weights");
-    let othello_spec::Engine::Search { searcher, .. } = othello_spec::Engine::from_spec(text.parse()?)? else {
+    let othello_spec::Engine::Search { searcher, .. } = othello_spec::Engine::from_spec(text.parse()?)?.without_book()
+    else {
         return Ok(SideMemory::default());
     };
     let config = searcher.config();
@@ -752,6 +753,10 @@ pub fn run(args: &PlayArgs) -> CliResult {
                         );
                         if let Some(r) = &reason {
                             s += &format!(" ({r})");
+                        }
+                        let book = (rec.book_moves(true), rec.book_moves(false));
+                        if book != (0, 0) {
+                            s += &format!(" book A {} B {}", book.0, book.1);
                         }
                         if let Some(t) = sprt {
                             let (lo, hi) = t.bounds();

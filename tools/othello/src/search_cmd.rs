@@ -37,6 +37,10 @@ pub struct SearchArgs {
     /// Write the board as an SVG picture to this file, with the principal variation numbered.
     #[arg(long)]
     svg: Option<String>,
+    /// An opening book file (the spec's `book` key): a position in the book is answered by
+    /// a book move, marked `book`.
+    #[arg(long)]
+    book: Option<String>,
     /// JSON Lines output.
     #[arg(long)]
     json: bool,
@@ -81,6 +85,9 @@ pub fn run(args: &SearchArgs) -> CliResult {
     }
     if let Some(mib) = args.hash {
         spec.set("tt", check_hash(mib, "--hash")?);
+    }
+    if let Some(b) = &args.book {
+        spec.set("book", b);
     }
     let mut engine = Engine::from_spec(spec)?;
     engine.check_size(pos.size())?;
@@ -131,6 +138,15 @@ pub fn run(args: &SearchArgs) -> CliResult {
             let score_black = score * pos.side_to_move().sign();
             out.line(
                 || {
+                    if r.book {
+                        return format!(
+                            "bestmove {} score {:+.2} ({:+.2} for black) book time {:.1} ms",
+                            r.best_move,
+                            discs(score),
+                            discs(score_black),
+                            ms
+                        );
+                    }
                     format!(
                         "bestmove {} score {:+.2} ({:+.2} for black) depth {}{} selectivity {} nodes {} time {:.1} ms",
                         r.best_move,
@@ -145,13 +161,14 @@ pub fn run(args: &SearchArgs) -> CliResult {
                 },
                 || {
                     json!({"best_move": r.best_move.to_string(), "score": discs(score), "score_black": discs(score_black),
-                        "depth": r.depth, "exact": r.exact, "selectivity": r.selectivity.to_string(), "nodes": r.nodes, "time_ms": round_ms(ms), "pv": pv})
+                        "depth": r.depth, "exact": r.exact, "selectivity": r.selectivity.to_string(), "nodes": r.nodes, "time_ms": round_ms(ms), "pv": pv,
+                        "book": r.book})
                 },
             );
         }
         None => {
             let mut line = json!({"best_move": r.best_move.to_string(), "score": null, "score_black": null,
-                "depth": null, "exact": r.exact, "nodes": r.nodes, "time_ms": round_ms(ms), "pv": pv});
+                "depth": null, "exact": r.exact, "nodes": r.nodes, "time_ms": round_ms(ms), "pv": pv, "book": false});
             let mut text = format!("bestmove {}", r.best_move);
             if let Some(m) = r.mcts {
                 let share = m.visit_share();

@@ -1,4 +1,4 @@
-"""`othello-distributed`: perft, solving, pattern-training data and matches as Ray jobs, one subcommand per workload.
+"""`othello-distributed`: perft, solving, pattern-training data, matches and opening books as Ray jobs, one subcommand per workload.
 
 Exit codes follow the `othello` binary: 0 success, 1 a failed check (a unit that kept failing,
 a solve that disagrees with the listed scores), 2 bad input (one line on stderr).
@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from . import binary as bin_
+from . import book as book_mod
 from . import match as match_mod
 from . import perft as perft_mod
 from . import selfplay as selfplay_mod
@@ -135,6 +136,18 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--sprt-beta", type=float, default=0.05)
     m.add_argument("--json", action="store_true", help="JSON output")
     _common(m)
+    b = sub.add_parser("book", help="othello book build in rounds: each round's leaf searches as tasks, added by the driver")
+    b.add_argument("book", help="the book file (extended if it exists; rewritten after each round)")
+    b.add_argument("--engine", default="pvs:depth=10", help="leaf search spec (default pvs:depth=10)")
+    b.add_argument("--position", help='root position "BOARD X" (default: the start)')
+    b.add_argument("--moves", help="moves played from the root first")
+    b.add_argument("--depth", type=int, default=6, help="most moves from the root (default 6)")
+    b.add_argument("--max-positions", type=int, default=10000, help="most entries (default 10000)")
+    b.add_argument("--deviation", type=float, default=2.0, help="window in discs below the best (default 2)")
+    b.add_argument("--seed", type=int, default=0, help="tie-break seed of the plan (default 0)")
+    b.add_argument("--shard-size", type=int, default=16, help="positions per unit (default 16)")
+    b.add_argument("--json", action="store_true", help="JSON output")
+    _common(b)
     return ap
 
 
@@ -451,6 +464,61 @@ def run_match(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_book(args: argparse.Namespace) -> int:
+    _check_common(args)
+    binary = bin_.resolve(args.binary)
+    identity = bin_.identity(binary)
+    walk = {
+        "position": args.position,
+        "moves": args.moves,
+        "depth": args.depth,
+        "max_positions": args.max_positions,
+        "deviation": args.deviation,
+        "seed": args.seed,
+    }
+    book_mod.check_engine(binary, args.engine)
+    rounds, searched, executed, resumed, seconds = 0, 0, 0, 0, 0.0
+    summary = ""
+    while True:
+        positions = book_mod.plan_round(binary, args.book, walk)
+        if not positions:
+            break
+        try:
+            job, units = book_mod.plan(positions, args.engine, args.shard_size)
+        except ValueError as e:
+            raise UsageError(str(e)) from e
+        # One journal per round: a round cut short resumes without searching its units again.
+        round_args = argparse.Namespace(**{**vars(args), "journal": args.journal and f"{args.journal}.{job[:12]}"})
+        if round_args.journal is None:
+            round_args.journal = f"{args.book}.{job[:12]}.journal"
+        outcome = _run_journaled(round_args, "book", job, units, args.binary and binary, identity)
+        if outcome is None:
+            return 1
+        summary = book_mod.add(binary, args.book, units, outcome.results)
+        if os.path.exists(round_args.journal):
+            os.unlink(round_args.journal)
+        rounds += 1
+        searched += len(positions)
+        executed += outcome.executed
+        resumed += outcome.resumed
+        seconds += outcome.seconds
+        print(f"round {rounds}: {len(positions)} positions in {len(units)} units; {summary}", file=sys.stderr)
+    result = {
+        "book": args.book,
+        "rounds": rounds,
+        "searched": searched,
+        "executed": executed,
+        "resumed": resumed,
+        "time_ms": round(seconds * 1e3, 3),
+        "identity": identity,
+    }
+    if args.json:
+        _write(args, json.dumps(result) + "\n")
+    else:
+        _write(args, f"book {args.book}: {rounds} rounds, {searched} positions searched ({executed} units run, {resumed} from journals); {summary}\n")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
@@ -462,6 +530,8 @@ def main(argv: list[str] | None = None) -> int:
             return run_labels(args)
         if args.command == "match":
             return run_match(args)
+        if args.command == "book":
+            return run_book(args)
         return run_solve(args)
     except (UsageError, JournalError, bin_.BinaryError) as e:
         print(f"error: {e}", file=sys.stderr)

@@ -26,7 +26,7 @@ def execute(kind: str, payload: dict[str, Any], binary: str | None, identity: st
     """Runs one unit where it is called (a worker): checks the binary's build identity first,
     then runs the unit's executor. Returns {"identity": the identity this node's binary
     reported, "result": ...}; the driver checks the identity again."""
-    from . import match, perft, selfplay, solve  # noqa: F401  (register the executors in the worker)
+    from . import book, match, perft, selfplay, solve  # noqa: F401  (register the executors in the worker)
 
     path = bin_.resolve(binary)
     seen = IDENTITIES.get(kind, bin_.identity)(path)

@@ -265,6 +265,7 @@ pub fn play_game(
                 depth: None,
                 nodes: None,
                 limit: None,
+                book: false,
             });
             for p in players.iter_mut() {
                 p.observe(Move::Pass, Duration::ZERO);
@@ -373,6 +374,7 @@ pub fn play_game(
             depth: (!external).then_some(reply.depth),
             nodes: (!external).then_some(reply.nodes),
             limit: given.map(|t| t.hard),
+            book: reply.book,
         });
         for p in players.iter_mut() {
             p.observe(mv, used);

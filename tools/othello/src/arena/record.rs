@@ -25,6 +25,8 @@ pub struct Played {
     /// The hard time limit an in-process player was given from the clock (the overshoot is
     /// `time - limit`).
     pub limit: Option<Duration>,
+    /// Whether the move came from the mover's opening book.
+    pub book: bool,
 }
 
 /// Seconds rounded to the microsecond, for records.
@@ -79,6 +81,12 @@ impl GameRecord {
     pub fn share_used(&self, a: bool) -> Option<f64> {
         let black = (self.a_color == Color::Black) == a;
         self.time_used[usize::from(!black)]
+    }
+
+    /// Moves player A (`a == true`) or B played from its opening book.
+    pub fn book_moves(&self, a: bool) -> usize {
+        let color = if a { self.a_color } else { self.a_color.opposite() };
+        self.moves.iter().filter(|m| m.book && m.color == color).count()
     }
 
     /// A's result in half points: 2 win, 1 draw, 0 loss.
@@ -186,6 +194,7 @@ impl GameRecord {
             "depths": self.moves.iter().map(|m| m.depth).collect::<Vec<_>>(),
             "nodes": self.moves.iter().map(|m| m.nodes).collect::<Vec<_>>(),
             "limits": self.moves.iter().map(|m| m.limit.map(micros)).collect::<Vec<_>>(),
+            "book": self.moves.iter().map(|m| m.book).collect::<Vec<_>>(),
             "colors": self.moves.iter().map(|m| m.color.to_string()).collect::<Vec<_>>(),
             "a_time_used": self.share_used(true),
             "b_time_used": self.share_used(false),

@@ -1,0 +1,316 @@
+//! `othello book` end to end, and the book as a spec key: building, showing, merging, the
+//! distributed steps (plan, search, add) giving the same book as a build, book moves marked in
+//! `search` and `play` records, and bad book files refused with exit code 2.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const START: &str = "---------------------------OX------XO--------------------------- X";
+
+fn othello(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_othello"))
+        .args(args)
+        .output()
+        .expect("run othello")
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = othello(args);
+    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn last_json(text: &str) -> Value {
+    serde_json::from_str(text.lines().last().expect("a line")).expect("JSON")
+}
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("othello-book-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// A small book: 3 moves deep, depth-4 leaves.
+fn small_book(d: &Path) -> PathBuf {
+    let path = d.join("small.bin");
+    let out = ok(&[
+        "book",
+        "build",
+        "--depth",
+        "3",
+        "--engine",
+        "pvs:depth=4",
+        "-o",
+        s(&path),
+        "--json",
+        "-q",
+    ]);
+    let v = last_json(&out);
+    assert!(v["entries"].as_u64().unwrap() >= 5, "{v}");
+    assert_eq!(v["entries"], v["new"]);
+    path
+}
+
+#[test]
+fn build_show_stats_merge_and_the_distributed_steps_agree() {
+    let d = dir("build");
+    let book = small_book(&d);
+    let stats = last_json(&ok(&["book", "stats", s(&book), "--json"]));
+    let entries = stats["entries"].as_u64().unwrap();
+    assert_eq!(
+        stats["bytes"].as_u64().unwrap(),
+        std::fs::metadata(&book).unwrap().len()
+    );
+    let show = last_json(&ok(&["book", "show", s(&book), "--moves", "f5", "--json"]));
+    assert_eq!(show["in_book"], true);
+    let moves = show["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 3, "{show}");
+    let values: Vec<f64> = moves.iter().map(|m| m["value"].as_f64().unwrap()).collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "best first: {values:?}");
+    assert_eq!(show["value"].as_f64().unwrap(), values[0]);
+    // A twin of f5 (d3) shows the same values.
+    let twin = last_json(&ok(&["book", "show", s(&book), "--moves", "d3", "--json"]));
+    assert_eq!(twin["value"], show["value"]);
+    let out = last_json(&ok(&["book", "show", s(&book), "--moves", "f5d6c3d3c4", "--json"]));
+    assert_eq!(
+        (out["in_book"].clone(), out["moves"].as_array().unwrap().len()),
+        (Value::Bool(false), 0)
+    );
+    assert!(ok(&["book", "show", s(&book), "--moves", "f5"]).contains(" book"));
+
+    // Extending: a deeper build from the small book searches only new positions and equals
+    // a deeper build from scratch; merging the two gives the deeper one.
+    let deep = d.join("deep.bin");
+    ok(&[
+        "book",
+        "build",
+        "--depth",
+        "4",
+        "--engine",
+        "pvs:depth=4",
+        "-o",
+        s(&deep),
+        "-q",
+    ]);
+    let ext = d.join("ext.bin");
+    let v = last_json(&ok(&[
+        "book",
+        "build",
+        "--book",
+        s(&book),
+        "--depth",
+        "4",
+        "--engine",
+        "pvs:depth=4",
+        "-o",
+        s(&ext),
+        "-q",
+        "--json",
+    ]));
+    assert_eq!(v["new"].as_u64().unwrap(), v["entries"].as_u64().unwrap() - entries);
+    assert_eq!(std::fs::read(&ext).unwrap(), std::fs::read(&deep).unwrap());
+    let merged = d.join("merged.bin");
+    ok(&["book", "merge", s(&book), s(&deep), "-o", s(&merged)]);
+    assert_eq!(std::fs::read(&merged).unwrap(), std::fs::read(&deep).unwrap());
+
+    // The distributed steps: plan, search the plan, add, until the plan is empty.
+    let dist = d.join("dist.bin");
+    let mut rounds = 0;
+    loop {
+        let mut plan_args = vec!["book", "plan", "--depth", "4"];
+        if dist.exists() {
+            plan_args.extend(["--book", s(&dist)]);
+        }
+        let plan = ok(&plan_args);
+        if plan.trim().is_empty() {
+            break;
+        }
+        let positions = d.join("plan.txt");
+        std::fs::write(&positions, &plan).unwrap();
+        let leaves = d.join("leaves.jsonl");
+        std::fs::write(
+            &leaves,
+            ok(&["book", "search", s(&positions), "--engine", "pvs:depth=4"]),
+        )
+        .unwrap();
+        let mut add = vec!["book", "add", s(&leaves), "-o", s(&dist)];
+        if dist.exists() {
+            add.extend(["--book", s(&dist)]);
+        }
+        ok(&add);
+        rounds += 1;
+        assert!(rounds < 20);
+    }
+    assert_eq!(std::fs::read(&dist).unwrap(), std::fs::read(&deep).unwrap());
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn book_moves_are_marked_in_search_and_play() {
+    let d = dir("play");
+    let book = small_book(&d);
+    let spec = format!("pvs:depth=3,book={}", s(&book));
+    let r = last_json(&ok(&["search", "--engine", &spec, "--json"]));
+    assert_eq!((r["book"].clone(), r["nodes"].clone()), (Value::Bool(true), 0.into()));
+    let r = last_json(&ok(&[
+        "search",
+        "--engine",
+        "pvs:depth=3",
+        "--book",
+        s(&book),
+        "--json",
+    ]));
+    assert_eq!(r["book"], true);
+    assert!(ok(&["search", "--engine", "pvs:depth=3", "--book", s(&book)]).contains(" book "));
+    let r = last_json(&ok(&["search", "--engine", "pvs:depth=3", "--json"]));
+    assert_eq!(r["book"], false, "no book unless asked");
+    let r = last_json(&ok(&[
+        "search",
+        "--book",
+        s(&book),
+        "--moves",
+        "f5d6c3d3c4",
+        "--depth",
+        "3",
+        "--json",
+    ]));
+    assert_eq!(r["book"], false, "out of book it searches");
+
+    let openings = d.join("start.txt");
+    std::fs::write(&openings, format!("{START}\n")).unwrap();
+    let out = ok(&[
+        "play",
+        &spec,
+        "pvs:depth=3",
+        "--games",
+        "2",
+        "--openings",
+        s(&openings),
+        "--json",
+        "--quiet",
+    ]);
+    let games: Vec<Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|v: &Value| v.get("game").is_some())
+        .collect();
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        let a = g["a_color"].as_str().unwrap();
+        let book: Vec<bool> = g["book"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| b.as_bool().unwrap())
+            .collect();
+        let colors: Vec<&str> = g["colors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap())
+            .collect();
+        assert_eq!(book.len(), colors.len());
+        let a_book = book.iter().zip(&colors).filter(|(b, c)| **b && **c == a).count();
+        let b_book = book.iter().zip(&colors).filter(|(b, c)| **b && **c != a).count();
+        assert!(a_book >= 1, "{g}");
+        assert_eq!(b_book, 0, "only A has the book: {g}");
+    }
+    let text = ok(&[
+        "play",
+        &spec,
+        "pvs:depth=3",
+        "--games",
+        "2",
+        "--openings",
+        s(&openings),
+        "--quiet",
+    ]);
+    assert!(text.contains(" book A "), "{text}");
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+#[test]
+fn bad_book_files_exit_2_naming_the_file_and_the_error() {
+    let d = dir("bad");
+    let book = small_book(&d);
+    let mut bytes = std::fs::read(&book).unwrap();
+    bytes[40] ^= 1;
+    let damaged = d.join("damaged.bin");
+    std::fs::write(&damaged, &bytes).unwrap();
+    let missing = d.join("missing.bin");
+    let spec = |p: &Path| format!("pvs:depth=2,book={}", s(p));
+    for (args, want) in [
+        (
+            vec![
+                "play".to_string(),
+                spec(&damaged),
+                "pvs:depth=2".into(),
+                "--games".into(),
+                "2".into(),
+            ],
+            "checksum mismatch",
+        ),
+        (
+            vec![
+                "play".into(),
+                "pvs".into(),
+                spec(&missing),
+                "--games".into(),
+                "2".into(),
+            ],
+            "cannot read book file",
+        ),
+        (
+            vec!["search".into(), "--book".into(), s(&damaged).into()],
+            "checksum mismatch",
+        ),
+        (
+            vec!["nboard".into(), "--engine".into(), spec(&damaged)],
+            "checksum mismatch",
+        ),
+        (
+            vec!["book".into(), "show".into(), s(&damaged).into()],
+            "checksum mismatch",
+        ),
+        (
+            vec!["book".into(), "stats".into(), s(&missing).into()],
+            "cannot read book file",
+        ),
+        (
+            vec!["book".into(), "build".into(), "--book".into(), s(&damaged).into()],
+            "checksum mismatch",
+        ),
+        (
+            vec!["search".into(), "--engine".into(), "pvs:book_margin=1".into()],
+            "needs book=FILE",
+        ),
+        (
+            vec![
+                "book".into(),
+                "build".into(),
+                "--engine".into(),
+                "mcts".into(),
+                "-o".into(),
+                s(&missing).into(),
+            ],
+            "search engine",
+        ),
+        (vec!["book".into(), "build".into()], "--output"),
+    ] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = othello(&args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        if want == "checksum mismatch" {
+            assert!(err.contains("damaged.bin"), "{err}");
+        }
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}

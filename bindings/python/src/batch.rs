@@ -1,0 +1,192 @@
+//! Batches: many positions in (a list of `Position` or an `(n, 2)` uint64 NumPy array of
+//! side-relative bitboards), NumPy arrays out, the interpreter lock released while Rust runs.
+
+use crate::engines::{check_eight, check_table, check_threads, solve_mode, solver_config};
+use crate::position::{PyPosition, parse_color};
+use numpy::ndarray::Array2;
+use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArray2, PyUntypedArrayMethods};
+use othello_endgame::Solver;
+use othello_eval::Evaluator;
+use othello_pattern::{FEATURES, PatternEval};
+use othello_rules::{Bitboard, BoardSize, Color, Position};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+/// Positions given to a batch function.
+#[derive(FromPyObject)]
+pub(crate) enum Batch<'py> {
+    /// An `(n, 2)` array of `(player, opponent)` bitboards of 8x8 positions.
+    Array(PyReadonlyArray2<'py, u64>),
+    /// A sequence of positions.
+    List(Vec<PyPosition>),
+}
+
+impl Batch<'_> {
+    /// The positions, checked: rows of an array must not overlap (an array is 8x8, its side
+    /// to move black: side-relative results do not depend on it).
+    pub(crate) fn positions(self) -> PyResult<Vec<Position>> {
+        match self {
+            Batch::List(list) => Ok(list.into_iter().map(|p| p.0).collect()),
+            Batch::Array(array) => {
+                let shape = array.shape();
+                if shape.len() != 2 || shape[1] != 2 {
+                    return Err(PyValueError::new_err(format!(
+                        "bad position array of shape {shape:?}: expected (n, 2) rows of (player, opponent)"
+                    )));
+                }
+                let view = array.as_array();
+                view.rows()
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, row)| {
+                        Position::from_side_relative(Bitboard(row[0]), Bitboard(row[1]), Color::Black, BoardSize::Eight)
+                            .map_err(|e| PyValueError::new_err(format!("position array, row {i}: {e}")))
+                    })
+                    .collect()
+            }
+        }
+    }
+}
+
+/// The positions of a batch as an `(n, 2)` uint64 array of `(player, opponent)` (the side to
+/// move's discs first). 8x8 positions only.
+#[pyfunction]
+pub(crate) fn positions_to_array<'py>(py: Python<'py>, positions: Batch<'py>) -> PyResult<Bound<'py, PyArray2<u64>>> {
+    let positions = positions.positions()?;
+    let mut out = Array2::<u64>::zeros((positions.len(), 2));
+    for (i, p) in positions.iter().enumerate() {
+        check_eight(p).map_err(|e| PyValueError::new_err(format!("position {i}: {e}")))?;
+        out[[i, 0]] = p.player().0;
+        out[[i, 1]] = p.opponent().0;
+    }
+    Ok(out.into_pyarray(py))
+}
+
+/// The positions of an `(n, 2)` array of `(player, opponent)` rows, each with `side` to
+/// move (`ValueError` naming the first row whose discs overlap).
+#[pyfunction]
+#[pyo3(signature = (array, side="X"))]
+pub(crate) fn positions_from_array(array: PyReadonlyArray2<'_, u64>, side: &str) -> PyResult<Vec<PyPosition>> {
+    let side = parse_color(side)?;
+    Ok(Batch::Array(array)
+        .positions()?
+        .into_iter()
+        .map(|p| {
+            PyPosition(Position::from_raw_unchecked(
+                p.player().0,
+                p.opponent().0,
+                side,
+                p.size(),
+            ))
+        })
+        .collect())
+}
+
+/// The legal squares of each position as a uint64 mask (0 for a forced pass or a finished
+/// game), computed without the interpreter lock.
+#[pyfunction]
+pub(crate) fn legal_moves_batch<'py>(py: Python<'py>, positions: Batch<'py>) -> PyResult<Bound<'py, PyArray1<u64>>> {
+    let positions = positions.positions()?;
+    let masks: Vec<u64> = py.detach(|| positions.iter().map(|p| p.legal_moves().0).collect());
+    Ok(masks.into_pyarray(py))
+}
+
+/// The embedded pattern evaluation, built once.
+fn default_eval() -> &'static PatternEval {
+    static EVAL: OnceLock<PatternEval> = OnceLock::new();
+    EVAL.get_or_init(PatternEval::default)
+}
+
+pub(crate) fn evaluate_with<'py>(
+    py: Python<'py>,
+    eval: &PatternEval,
+    positions: Batch<'py>,
+) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    let positions = positions.positions()?;
+    for (i, p) in positions.iter().enumerate() {
+        check_eight(p).map_err(|e| PyValueError::new_err(format!("position {i}: {e}")))?;
+    }
+    let values: Vec<i32> = py.detach(|| positions.iter().map(|p| eval.evaluate(p)).collect());
+    Ok(values.into_pyarray(py))
+}
+
+/// The pattern evaluation (embedded weights) of each 8x8 position in centi-discs from its
+/// side to move, as an int32 array (`PatternEval.evaluate_batch` for other weights).
+#[pyfunction]
+pub(crate) fn evaluate_batch<'py>(py: Python<'py>, positions: Batch<'py>) -> PyResult<Bound<'py, PyArray1<i32>>> {
+    evaluate_with(py, default_eval(), positions)
+}
+
+/// The pattern feature indices of each 8x8 position as an `(n, FEATURES)` uint32 array (rows
+/// as `feature_indices`).
+#[pyfunction]
+pub(crate) fn feature_indices_batch<'py>(
+    py: Python<'py>,
+    positions: Batch<'py>,
+) -> PyResult<Bound<'py, PyArray2<u32>>> {
+    let positions = positions.positions()?;
+    for (i, p) in positions.iter().enumerate() {
+        check_eight(p).map_err(|e| PyValueError::new_err(format!("position {i}: {e}")))?;
+    }
+    let rows = positions.len();
+    let flat: Vec<u32> = py.detach(|| {
+        let mut flat = Vec::with_capacity(rows * FEATURES);
+        for p in &positions {
+            flat.extend_from_slice(&othello_pattern::feature_indices(p));
+        }
+        flat
+    });
+    let array = Array2::from_shape_vec((rows, FEATURES), flat).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(array.into_pyarray(py))
+}
+
+/// The scores and best-move codes of `solve_batch`.
+type Solved<'py> = (Bound<'py, PyArray1<i32>>, Bound<'py, PyArray1<u8>>);
+
+/// Solves every position (`mode` `"exact"` or `"wld"`) on `threads` threads, each with its
+/// own solver and table of `tt_mib` MiB, taking positions in turn; returns `(scores, moves)`:
+/// int32 scores from each side to move, and uint8 best-move codes (square index 0..63, 64 for
+/// a pass or a finished game). The results are those of single solves.
+#[pyfunction]
+#[pyo3(signature = (positions, mode="exact", threads=1, tt_mib=16, ordering=None))]
+pub(crate) fn solve_batch<'py>(
+    py: Python<'py>,
+    positions: Batch<'py>,
+    mode: &str,
+    threads: usize,
+    tt_mib: usize,
+    ordering: Option<&str>,
+) -> PyResult<Solved<'py>> {
+    let positions = positions.positions()?;
+    let mode = solve_mode(mode)?;
+    let threads = check_threads(threads)?.min(positions.len().max(1));
+    check_table(tt_mib.saturating_mul(threads))?;
+    let config = solver_config(tt_mib, 1, ordering)?;
+    let results: Vec<(i32, u8)> = py.detach(|| {
+        let slots: Vec<Mutex<(i32, u8)>> = positions.iter().map(|_| Mutex::new((0, 0))).collect();
+        let next = AtomicUsize::new(0);
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(|| {
+                    let mut solver = Solver::new(config.clone());
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(pos) = positions.get(i) else { break };
+                        let solution = solver.solve(pos, mode);
+                        *slots[i].lock().expect("no other writer of this slot") =
+                            (solution.score, solution.best_move.to_u8());
+                    }
+                });
+            }
+        });
+        slots
+            .into_iter()
+            .map(|m| m.into_inner().expect("the workers have finished"))
+            .collect()
+    });
+    let scores: Vec<i32> = results.iter().map(|r| r.0).collect();
+    let moves: Vec<u8> = results.iter().map(|r| r.1).collect();
+    Ok((scores.into_pyarray(py), moves.into_pyarray(py)))
+}

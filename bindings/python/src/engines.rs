@@ -1,7 +1,7 @@
 //! Players and solvers: `Engine` (any spec of the CLI's grammar), `Solver` (the exact and
 //! win/loss/draw endgame solver), `PatternEval`, random playouts and feature indices.
 
-use crate::position::{MoveArg, PyPosition};
+use crate::position::{PyPosition, to_move};
 use crate::value_error;
 use numpy::{IntoPyArray, PyArray1};
 use othello_endgame::{SolveMode, Solver, SolverConfig};
@@ -221,8 +221,8 @@ impl PyEngine {
     }
 
     /// Tells the engine that `move` was played (MCTS keeps the subtree).
-    fn observe(&self, r#move: MoveArg) -> PyResult<()> {
-        let mv = r#move.to_move()?;
+    fn observe(&self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mv = to_move(r#move)?;
         lock(&self.engine)?.observe(mv);
         Ok(())
     }
@@ -396,7 +396,7 @@ impl PyPatternEval {
     fn evaluate_batch<'py>(
         &self,
         py: Python<'py>,
-        positions: crate::batch::Batch<'py>,
+        positions: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyArray1<i32>>> {
         crate::batch::evaluate_with(py, &self.eval, positions)
     }

@@ -4,9 +4,9 @@
 use crate::value_error;
 use othello_rules::text::{self, ObfLine};
 use othello_rules::{Bitboard, BoardSize, Color, Move, Position, Symmetry, canonical, perft as rules_perft};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyType;
+use pyo3::types::{PyInt, PyString, PyType};
 
 /// The names of the eight symmetries, in the order of `othello_rules::Symmetry::ALL`.
 pub(crate) const SYMMETRY_NAMES: [&str; 8] = [
@@ -30,24 +30,26 @@ pub(crate) const SYMMETRY_NAMES: [&str; 8] = [
 pub struct PyPosition(pub Position);
 
 /// A move given from Python: a string (`"d3"`, `"pass"`, `"PS"`) or a square index 0..63
-/// (64 is the pass).
-#[derive(FromPyObject)]
-pub(crate) enum MoveArg {
-    /// A move's text.
-    Text(String),
-    /// A square index, or 64 for the pass.
-    Index(i64),
-}
-
-impl MoveArg {
-    pub(crate) fn to_move(&self) -> PyResult<Move> {
-        match self {
-            MoveArg::Text(s) => s.trim().parse::<Move>().map_err(value_error),
-            MoveArg::Index(i) => u8::try_from(*i).ok().and_then(Move::from_u8).ok_or_else(|| {
-                PyValueError::new_err(format!("bad move index {i}: expected 0..63, or 64 for the pass"))
-            }),
-        }
+/// (64 is the pass). Read by type check, so that neither form pays for a failed conversion.
+pub(crate) fn to_move(obj: &Bound<'_, PyAny>) -> PyResult<Move> {
+    if let Ok(i) = obj.cast::<PyInt>() {
+        let Ok(i) = i.extract::<i64>() else {
+            return Err(PyValueError::new_err(
+                "bad move index: expected 0..63, or 64 for the pass",
+            ));
+        };
+        return u8::try_from(i)
+            .ok()
+            .and_then(Move::from_u8)
+            .ok_or_else(|| PyValueError::new_err(format!("bad move index {i}: expected 0..63, or 64 for the pass")));
     }
+    if let Ok(s) = obj.cast::<PyString>() {
+        return s.to_cow()?.trim().parse::<Move>().map_err(value_error);
+    }
+    Err(PyTypeError::new_err(format!(
+        "a move is a string such as 'd3' or a square index, not {}",
+        obj.get_type().name()?
+    )))
 }
 
 /// A symmetry given as its index in `SYMMETRIES` or its name.
@@ -215,14 +217,20 @@ impl PyPosition {
         self.0.moves().iter().map(Move::to_string).collect()
     }
 
+    /// The legal squares as indices (0 is a1, 63 is h8), by index; `[64]` (the pass) when the
+    /// side to move must pass; `[]` when the game is over. The cheapest list to choose from.
+    fn move_indices(&self) -> Vec<u8> {
+        self.0.moves().iter().map(|m| m.to_u8()).collect()
+    }
+
     /// Whether `move` (text or index) is legal here.
-    fn is_legal(&self, r#move: MoveArg) -> PyResult<bool> {
-        Ok(self.0.is_legal(r#move.to_move()?))
+    fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.0.is_legal(to_move(r#move)?))
     }
 
     /// The discs a disc on `square` would flip (0 if the square is occupied or flips nothing).
-    fn flips(&self, square: MoveArg) -> PyResult<u64> {
-        match square.to_move()? {
+    fn flips(&self, square: &Bound<'_, PyAny>) -> PyResult<u64> {
+        match to_move(square)? {
             Move::Place(sq) => Ok(self.0.flips(sq).0),
             Move::Pass => Err(PyValueError::new_err("flips takes a square, not the pass")),
         }
@@ -230,8 +238,8 @@ impl PyPosition {
 
     /// The position after `move` (`"d3"`, `"pass"`, or a square index, 64 for the pass).
     /// Raises `ValueError` naming why an illegal move is illegal.
-    fn play(&self, r#move: MoveArg) -> PyResult<Self> {
-        self.0.play(r#move.to_move()?).map(PyPosition).map_err(value_error)
+    fn play(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Self> {
+        self.0.play(to_move(r#move)?).map(PyPosition).map_err(value_error)
     }
 
     /// The position after a sequence of moves (as `from_moves`).

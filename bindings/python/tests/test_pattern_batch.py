@@ -46,6 +46,13 @@ def test_batches_equal_single_calls_from_lists_and_arrays(positions):
     back = ot.positions_from_array(array)
     assert [(p.player, p.opponent) for p in back] == [(p.player, p.opponent) for p in positions]
     assert ot.positions_from_array(array[:1], side="O")[0].side == "O"
+    # Arrays that are not C-contiguous take the strided path with the same results.
+    fortran = np.asfortranarray(array)
+    assert not fortran.flags.c_contiguous
+    assert (ot.legal_moves_batch(fortran) == masks).all()
+    wide = np.zeros((len(positions), 4), dtype=np.uint64)
+    wide[:, ::2] = array
+    assert (ot.legal_moves_batch(wide[:, ::2]) == masks).all()
     empty = np.zeros((0, 2), dtype=np.uint64)
     assert ot.legal_moves_batch(empty).shape == (0,)
     assert ot.solve_batch([])[0].shape == (0,)
@@ -72,8 +79,12 @@ def test_batch_errors():
         ot.evaluate_batch([ot.Position(), ot.Position.start(6)])
     with pytest.raises(ValueError, match="6x6"):
         ot.feature_indices(ot.Position.start(6))
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="uint64"):
         ot.legal_moves_batch(np.zeros((3, 2), dtype=np.float64))
+    with pytest.raises(TypeError, match="two-dimensional"):
+        ot.legal_moves_batch(np.zeros(4, dtype=np.uint64))
+    with pytest.raises(TypeError, match="sequence of Position"):
+        ot.legal_moves_batch(42)
     with pytest.raises(TypeError):
         ot.legal_moves_batch([ot.Position(), "not a position"])
     with pytest.raises(ValueError, match="bad thread count 0"):

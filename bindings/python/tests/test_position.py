@@ -65,6 +65,7 @@ def test_legal_moves_and_flips_match_a_pure_python_reference():
         expected = legal_moves(player, opponent)
         assert pos.legal_moves == expected
         assert ot.squares(expected) == [m for m in pos.moves() if m != "pass"]
+        assert [ot.square_name(i) for i in pos.move_indices()] == pos.moves()
         for sq in range(64):
             f = flips(player, opponent, sq)
             assert pos.flips(sq) == f
@@ -175,5 +176,7 @@ def test_bad_moves_raise_value_error_with_the_reason():
         ot.Position.from_discs(1, 2, side="B")
     with pytest.raises(OverflowError):
         ot.Position.from_discs(-1, 0)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="not float"):
         p.play(1.5)
+    with pytest.raises(ValueError, match="bad move index"):
+        p.play(1 << 70)

@@ -14,6 +14,25 @@ use pyo3::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
+/// The position of a row of a position array.
+#[inline]
+fn row(i: usize, p: u64, o: u64) -> PyResult<Position> {
+    if p & o == 0 {
+        Ok(Position::from_raw_unchecked(p, o, Color::Black, BoardSize::Eight))
+    } else {
+        Err(overlap(i, p, o))
+    }
+}
+
+/// The error of a row whose discs overlap.
+#[cold]
+fn overlap(i: usize, p: u64, o: u64) -> PyErr {
+    match Position::from_side_relative(Bitboard(p), Bitboard(o), Color::Black, BoardSize::Eight) {
+        Err(e) => PyValueError::new_err(format!("position array, row {i}: {e}")),
+        Ok(_) => PyValueError::new_err(format!("position array, row {i}: overlapping discs")),
+    }
+}
+
 /// Positions given to a batch function: an `(n, 2)` uint64 array of `(player, opponent)`
 /// rows (8x8, side-relative: the side to move is recorded as black, which no side-relative
 /// result depends on), or a sequence of `Position`. Checked: the discs of a row must not
@@ -21,31 +40,26 @@ use std::sync::{Mutex, OnceLock};
 pub(crate) fn batch(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
     if let Ok(array) = obj.cast::<PyArray2<u64>>() {
         let array = array.readonly();
-        let row = |i: usize, p: u64, o: u64| {
-            if p & o != 0 {
-                Position::from_side_relative(Bitboard(p), Bitboard(o), Color::Black, BoardSize::Eight)
-                    .map_err(|e| PyValueError::new_err(format!("position array, row {i}: {e}")))
-            } else {
-                Ok(Position::from_raw_unchecked(p, o, Color::Black, BoardSize::Eight))
-            }
-        };
         let shape = array.shape();
         if shape[1] != 2 {
             return Err(PyValueError::new_err(format!(
                 "bad position array of shape {shape:?}: expected (n, 2) rows of (player, opponent)"
             )));
         }
+        let mut out = Vec::with_capacity(shape[0]);
         // `as_slice` also accepts a Fortran-ordered array, whose rows are not pairs in memory.
         if array.is_c_contiguous() {
             let flat = array.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
-            return flat
-                .chunks_exact(2)
-                .enumerate()
-                .map(|(i, r)| row(i, r[0], r[1]))
-                .collect();
+            for (i, r) in flat.chunks_exact(2).enumerate() {
+                out.push(row(i, r[0], r[1])?);
+            }
+        } else {
+            let view = array.as_array();
+            for i in 0..shape[0] {
+                out.push(row(i, view[[i, 0]], view[[i, 1]])?);
+            }
         }
-        let view = array.as_array();
-        return (0..shape[0]).map(|i| row(i, view[[i, 0]], view[[i, 1]])).collect();
+        return Ok(out);
     }
     if obj.cast::<numpy::PyUntypedArray>().is_ok() {
         return Err(PyTypeError::new_err(

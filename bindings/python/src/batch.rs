@@ -115,6 +115,21 @@ pub(crate) fn legal_moves_batch<'py>(
     py: Python<'py>,
     positions: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyArray1<u64>>> {
+    // The common case, a C-ordered array of disjoint rows, straight from its memory.
+    if let Ok(array) = positions.cast::<PyArray2<u64>>() {
+        let array = array.readonly();
+        if array.is_c_contiguous() && array.shape()[1] == 2 {
+            let flat = array.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
+            if flat.chunks_exact(2).all(|r| r[0] & r[1] == 0) {
+                let masks: Vec<u64> = py.detach(|| {
+                    flat.chunks_exact(2)
+                        .map(|r| othello_rules::movegen::legal_moves(r[0], r[1]))
+                        .collect()
+                });
+                return Ok(masks.into_pyarray(py));
+            }
+        }
+    }
     let positions = batch(positions)?;
     let masks: Vec<u64> = py.detach(|| positions.iter().map(|p| p.legal_moves().0).collect());
     Ok(masks.into_pyarray(py))

@@ -67,8 +67,8 @@ rows: List[Tuple[str, str, str, str, str, str]] = []
 
 def row(work: str, ours_call: str, ours_s: float, theirs_call: str, theirs_s: float, unit: str = "") -> None:
     ratio = f"{theirs_s / ours_s:.1f}x" if theirs_s == theirs_s and theirs_s > 0 else "-"
-    theirs_txt = f"{theirs_s * 1e3:.1f} ms" if theirs_s == theirs_s else "none"
-    rows.append((work, ours_call, f"{ours_s * 1e3:.1f} ms{unit}", theirs_call, theirs_txt, ratio))
+    theirs_txt = f"{theirs_s * 1e3:.3g} ms" if theirs_s == theirs_s else "none"
+    rows.append((work, ours_call, f"{ours_s * 1e3:.3g} ms{unit}", theirs_call, theirs_txt, ratio))
 
 
 def main() -> None:

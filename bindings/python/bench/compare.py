@@ -140,6 +140,25 @@ def main() -> None:
     row(f"{games} random games, a Python call per move", "`move_indices()` + `random.choice` + `play`", a,
         "`get_random_move` + `do_move`", b if rr else nan)
 
+    # The same games with the random choice made by Python's `random` for both libraries.
+    def theirs_games_choice():
+        g = random.Random(3)
+        moves = 0
+        for _ in range(games):
+            b = rr.Board()
+            while not b.is_game_over():
+                if b.is_pass():
+                    b.do_pass()
+                else:
+                    b.do_move(g.choice(b.get_legal_moves_vec()))
+                moves += 1
+        return moves
+
+    a, b = alternated(ours_games, theirs_games_choice if rr else (lambda: None), repeat)
+    row(f"{games} random games, a Python call per move, `random.choice` for both",
+        "`move_indices()` + `random.choice` + `play`", a,
+        "`get_legal_moves_vec` + `random.choice` + `do_move`", b if rr else nan)
+
     # 3. Random playouts per second (the whole game in one call where the library has one).
     playouts = 2_000 if quick else 20_000
     start = ot.Position()

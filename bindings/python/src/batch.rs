@@ -11,6 +11,7 @@ use othello_pattern::{FEATURES, PatternEval};
 use othello_rules::{Bitboard, BoardSize, Color, Position};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyList;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
@@ -66,9 +67,18 @@ pub(crate) fn batch(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Position>> {
             "a position array must be two-dimensional, of dtype uint64: (n, 2) rows of (player, opponent)",
         ));
     }
-    let list: Vec<PyPosition> = obj.extract().map_err(|_| {
-        PyTypeError::new_err("expected a sequence of Position or an (n, 2) uint64 array of (player, opponent)")
-    })?;
+    let not_positions =
+        || PyTypeError::new_err("expected a sequence of Position or an (n, 2) uint64 array of (player, opponent)");
+    // A list (the usual sequence) item by item, each read in place (a frozen class needs no
+    // borrow); any other sequence through the generic conversion.
+    if let Ok(list) = obj.cast::<PyList>() {
+        let mut out = Vec::with_capacity(list.len());
+        for item in list.iter() {
+            out.push(item.cast::<PyPosition>().map_err(|_| not_positions())?.get().0);
+        }
+        return Ok(out);
+    }
+    let list: Vec<PyPosition> = obj.extract().map_err(|_| not_positions())?;
     Ok(list.into_iter().map(|p| p.0).collect())
 }
 

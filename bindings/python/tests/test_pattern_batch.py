@@ -37,6 +37,7 @@ def test_batches_equal_single_calls_from_lists_and_arrays(positions):
     masks = ot.legal_moves_batch(positions)
     assert (masks == ot.legal_moves_batch(array)).all()
     assert masks.tolist() == [p.legal_moves for p in positions]
+    assert (ot.legal_moves_batch(tuple(positions)) == masks).all()
     assert masks.tolist()[:300] == [legal_moves(p.player, p.opponent) for p in positions[:300]]
     ev = ot.PatternEval()
     values = ot.evaluate_batch(positions)
@@ -85,8 +86,10 @@ def test_batch_errors():
         ot.legal_moves_batch(np.zeros(4, dtype=np.uint64))
     with pytest.raises(TypeError, match="sequence of Position"):
         ot.legal_moves_batch(42)
-    with pytest.raises(TypeError):
+    with pytest.raises(TypeError, match="sequence of Position"):
         ot.legal_moves_batch([ot.Position(), "not a position"])
+    with pytest.raises(TypeError, match="sequence of Position"):
+        ot.legal_moves_batch((ot.Position(), 3))
     with pytest.raises(ValueError, match="bad thread count 0"):
         ot.solve_batch([ot.Position()], threads=0)
     with pytest.raises(ValueError, match="weights"):

@@ -550,7 +550,8 @@ mod tests {
 
     #[test]
     fn records_split_a_file_and_skip_values() {
-        let one = "(;GM[Othello]PB[a;)b]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)";
+        let one =
+            "(;GM[Othello]PB[a;)b]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)";
         let text = format!("junk {one}\n{one}(;GM[Othello]");
         let recs = records(&text);
         assert_eq!(recs, [one, one, "(;GM[Othello]"]);

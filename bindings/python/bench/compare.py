@@ -265,6 +265,20 @@ def main() -> None:
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     print(f"| {len(twenty)} positions of 20 empties | {t1:.2f} s, {cpu_1:.2f} s | {tk:.2f} s, {cpu_k:.2f} s | {k} "
           f"| {t1 / tk:.2f}x | {t1 / tk / k:.2f} | {cpu_k / cpu_1:.2f} | {cpu_k / tk:.2f} |")
+    # What k threads would give on an idle machine: each position's CPU time alone, handed out
+    # in order to the first free thread, as solve_batch does.
+    times = []
+    for p in twenty:
+        c = time.process_time()
+        ot.solve(p, ordering="pattern")
+        times.append(time.process_time() - c)
+    free = [0.0] * k
+    for t in times:
+        i = free.index(min(free))
+        free[i] += t
+    print(f"\nScheduling bound from each position's CPU time alone: {sum(times):.2f} s of work, "
+          f"{max(free):.2f} s on {k} threads: {sum(times) / max(free):.2f}x "
+          f"(longest position {max(times):.2f} s)")
     print()
     print(f"rust-reversi: {'installed' if rr else 'not installed'}; numpy {np.__version__}; "
           f"load average at the start {load_start[0]:.1f}, at the end {os.getloadavg()[0]:.1f} "

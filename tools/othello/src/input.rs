@@ -53,6 +53,11 @@ impl Setup {
     pub fn position(&self, board: Option<&str>) -> CliResult<Position> {
         position(board, self.size, self.moves.as_deref())
     }
+
+    /// The `--moves` text, if given.
+    pub fn moves_text(&self) -> Option<&str> {
+        self.moves.as_deref()
+    }
 }
 
 /// The largest input read from a file or standard input (an OBF file of a million positions

@@ -69,6 +69,10 @@ pub struct PlayArgs {
     /// Append every game to this JSON Lines file (moves, times, evaluations).
     #[arg(long)]
     jsonl: Option<String>,
+    /// Keep an SVG plot of the Elo (95% interval) and the LLR (SPRT bounds) over the games in
+    /// this file, rewritten (atomically) after each game pair.
+    #[arg(long)]
+    plot: Option<String>,
     /// The SPRT (stop when it decides).
     #[command(flatten)]
     test: SprtArgs,
@@ -115,11 +119,19 @@ impl SprtArgs {
 
 /// Options of `othello stats`.
 #[derive(clap::Args, Debug)]
+#[group(id = "counts", required = true, multiple = false, args = ["penta", "records"])]
 pub struct StatsArgs {
     /// Pentanomial counts of game pairs, `N0,N1,N2,N3,N4` (pairs scoring 0 to 2 points for A,
     /// in half-point steps), e.g. merged from several `othello play --pairs` runs.
     #[arg(long, allow_hyphen_values = true)]
-    penta: String,
+    penta: Option<String>,
+    /// The JSON Lines records of `othello play --jsonl` (several files: merged `--pairs` runs),
+    /// paired by game number.
+    #[arg(long, num_args = 1..)]
+    records: Vec<String>,
+    /// Write an SVG plot of the Elo and the LLR over the games of --records to this file.
+    #[arg(long)]
+    plot: Option<String>,
     /// The SPRT to evaluate on these counts.
     #[command(flatten)]
     test: SprtArgs,
@@ -211,9 +223,22 @@ fn stats_text(penta: &Pentanomial, sprt: Option<Sprt>, verdict: Verdict, llr: f6
 
 /// Runs `othello stats`: Elo, LOS and the SPRT of given pentanomial counts.
 pub fn run_stats(args: &StatsArgs) -> CliResult {
-    let penta = parse_penta(&args.penta)?;
     let sprt = args.test.test()?;
-    let (value, verdict, llr) = summary(&penta, sprt);
+    let (penta, read) = match &args.penta {
+        Some(_) if args.plot.is_some() => {
+            return Err(input("--plot draws the games of --records, not --penta counts"));
+        }
+        Some(text) => (parse_penta(text)?, None),
+        None => {
+            let (penta, games, unpaired) = records_stats(args, sprt)?;
+            (penta, Some((games, unpaired)))
+        }
+    };
+    let (mut value, verdict, llr) = summary(&penta, sprt);
+    if let Some((games, unpaired)) = read {
+        value["games"] = json!(games);
+        value["unpaired_games"] = json!(unpaired);
+    }
     let est = penta.elo();
     Output::new(args.json).line(
         || {
@@ -227,6 +252,32 @@ pub fn run_stats(args: &StatsArgs) -> CliResult {
         || value.clone(),
     );
     Ok(())
+}
+
+/// The pentanomial counts of `stats --records`, with its plot (`--plot`) written.
+/// Returns the counts, the games read and the games without their pair's other game.
+fn records_stats(args: &StatsArgs, sprt: Option<Sprt>) -> CliResult<(Pentanomial, u64, u64)> {
+    let records = crate::records::Records::read(&args.records)?;
+    let mut plot = args
+        .plot
+        .as_deref()
+        .map(|p| crate::picture::PlotFile::new(p, "--plot", records.title(), sprt))
+        .transpose()?;
+    let (steps, unpaired) = records.steps();
+    if unpaired > 0 {
+        eprintln!(
+            "note: {} without the other game of its pair, not counted",
+            crate::output::count(unpaired as usize, "game", "games")
+        );
+    }
+    let penta = steps.last().map_or_else(Pentanomial::default, |s| s.1);
+    if let Some(plot) = plot.as_mut() {
+        for (games, p) in &steps {
+            plot.push(*games, p);
+        }
+        plot.write().map_err(input)?;
+    }
+    Ok((penta, records.games(), unpaired))
 }
 
 /// The largest SPRT bound in Elo: an expected score of 0.3% or 99.7% (logistic). Beyond it the
@@ -523,6 +574,12 @@ pub fn run(args: &PlayArgs) -> CliResult {
     if let Some(seed) = args.seed {
         openings::shuffle(&mut openings, seed);
     }
+    let title = format!("{} vs {}", args.engine_a, args.engine_b);
+    let mut plot = args
+        .plot
+        .as_deref()
+        .map(|p| crate::picture::PlotFile::new(p, "--plot", title, sprt))
+        .transpose()?;
     let mut ggf_file = args.ggf.as_deref().map(open_append).transpose()?;
     let mut jsonl_file = args.jsonl.as_deref().map(open_append).transpose()?;
     let settings = Settings {
@@ -568,6 +625,10 @@ pub fn run(args: &PlayArgs) -> CliResult {
         }
         bar.set_message(waiting);
     }
+    // The plot before the first game (no pair yet), so that a watcher sees it from the start.
+    if let Some(Err(e)) = plot.as_ref().map(crate::picture::PlotFile::write) {
+        return Err(input(e));
+    }
     let mut tally = Tally::default();
     let mut penta = Pentanomial::default();
     let mut pending: HashMap<u64, u8> = HashMap::new();
@@ -594,6 +655,12 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 if let Some(test) = sprt {
                     llr = test.llr(&penta);
                     verdict = test.verdict(llr);
+                }
+                if let Some(p) = plot.as_mut() {
+                    p.push(tally.games(), &penta);
+                    if let Err(e) = p.write() {
+                        write_error.get_or_insert(e);
+                    }
                 }
             } else {
                 pending.insert(pair, half);

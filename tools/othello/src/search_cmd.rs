@@ -34,6 +34,9 @@ pub struct SearchArgs {
     /// Transposition table size in MiB (overrides the spec's `tt`, which means the same).
     #[arg(long)]
     hash: Option<usize>,
+    /// Write the board as an SVG picture to this file, with the principal variation numbered.
+    #[arg(long)]
+    svg: Option<String>,
     /// JSON Lines output.
     #[arg(long)]
     json: bool,
@@ -81,6 +84,9 @@ pub fn run(args: &SearchArgs) -> CliResult {
     }
     let mut engine = Engine::from_spec(spec)?;
     engine.check_size(pos.size())?;
+    if let Some(path) = &args.svg {
+        crate::picture::check_writable(std::path::Path::new(path), "--svg")?;
+    }
     let out = Output::new(args.json);
     let limits = engine.limits();
     let reply = engine.think_with(&pos, &limits, &mut |it| {
@@ -107,6 +113,17 @@ pub fn run(args: &SearchArgs) -> CliResult {
         );
     });
     let r = &reply;
+    if let Some(path) = &args.svg {
+        let title = match r.score {
+            Some(score) => format!("{}: {} {:+.2}", args.engine, r.best_move, discs(score)),
+            None => format!("{}: {}", args.engine, r.best_move),
+        };
+        let picture = othello_svg::BoardPicture::new(&pos)
+            .last_move(crate::picture::last_move(args.setup.moves_text()))
+            .pv(&r.pv)
+            .title(title);
+        crate::picture::write_board(std::path::Path::new(path), &picture, "--svg")?;
+    }
     let ms = r.time.as_secs_f64() * 1e3;
     let pv: Vec<String> = r.pv.iter().map(|m| m.to_string()).collect();
     match r.score {

@@ -40,6 +40,12 @@ pub struct SolveArgs {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+    /// Write each position as an SVG picture with its principal variation numbered (and every
+    /// move's score with --all-moves): a file for one position; for several, a name with
+    /// `{n}` (the position's number from 1, e.g. `pos-{n}.svg`) or a directory (`position-N.svg`
+    /// in it).
+    #[arg(long)]
+    svg: Option<String>,
     /// JSON Lines output.
     #[arg(long)]
     json: bool,
@@ -106,6 +112,11 @@ pub fn run(args: &SolveArgs) -> CliResult {
     check_threads(args.threads, "--threads")?;
     check_hash(args.hash, "--hash")?;
     let lines = read_input(args)?;
+    let svg = args
+        .svg
+        .as_deref()
+        .map(|value| crate::picture::SvgTargets::new(value, lines.len()))
+        .transpose()?;
     let mode = if args.wld {
         SolveMode::WinLossDraw
     } else {
@@ -168,6 +179,20 @@ pub fn run(args: &SolveArgs) -> CliResult {
                     all_ok = false;
                 }
             }
+        }
+        if let Some(targets) = &svg {
+            let scores: Vec<_> = move_scores
+                .iter()
+                .filter_map(|&(m, v)| Some((m.square()?, v)))
+                .collect();
+            let mut picture = othello_svg::BoardPicture::new(&pos)
+                .pv(&sol.pv)
+                .values(scores)
+                .title(format!("#{} best {} score {:+}", i + 1, sol.best_move, sol.score));
+            if lines.len() == 1 {
+                picture = picture.last_move(crate::picture::last_move(args.moves.as_deref()));
+            }
+            crate::picture::write_board(&targets.path(i + 1), &picture, "--svg")?;
         }
         total_nodes += nodes;
         let secs = time.as_secs_f64();

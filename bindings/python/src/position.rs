@@ -4,9 +4,10 @@
 use crate::value_error;
 use othello_rules::text::{self, ObfLine};
 use othello_rules::{Bitboard, BoardSize, Color, Move, Position, Symmetry, canonical, perft as rules_perft};
+use othello_svg::BoardPicture;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyInt, PyString, PyType};
+use pyo3::types::{PyDict, PyInt, PyString, PyType};
 
 /// The names of the eight symmetries, in the order of `othello_rules::Symmetry::ALL`.
 pub(crate) const SYMMETRY_NAMES: [&str; 8] = [
@@ -327,6 +328,80 @@ impl PyPosition {
     /// A readable board with coordinates, legal moves marked `+`, and the disc counts.
     fn pretty(&self) -> String {
         self.0.pretty().to_string()
+    }
+
+    /// The position as an SVG picture (coordinates, discs, legal moves marked), which
+    /// notebooks show in place of the text.
+    fn _repr_svg_(&self) -> PyResult<String> {
+        BoardPicture::new(&self.0).to_svg().map_err(value_error)
+    }
+
+    /// An SVG picture of the position (the `othello-svg` crate's board): `last_move` (a square)
+    /// marked; `values`, a dict or a list of `(move, value)` pairs (such as
+    /// `Solver.score_moves` or `Reply.root_moves`), written on their squares, in discs or, with
+    /// `centi=True`, in centi-discs shown with one decimal; `pv`, a principal variation (a
+    /// move sequence or a list of moves), numbered; the legal moves marked unless
+    /// `legal=False`; a `title` above the board. `ValueError` when an annotation does not fit
+    /// the position (a value on a disc, an illegal move in the variation, ...).
+    #[pyo3(signature = (last_move=None, values=None, centi=false, pv=None, legal=true, title=None))]
+    #[allow(clippy::too_many_arguments, reason = "the picture's keyword options")]
+    fn svg(
+        &self,
+        last_move: Option<&Bound<'_, PyAny>>,
+        values: Option<&Bound<'_, PyAny>>,
+        centi: bool,
+        pv: Option<&Bound<'_, PyAny>>,
+        legal: bool,
+        title: Option<String>,
+    ) -> PyResult<String> {
+        let mut picture = BoardPicture::new(&self.0).legal(legal);
+        if let Some(m) = last_move {
+            match to_move(m)? {
+                Move::Place(sq) => picture = picture.last_move(sq),
+                Move::Pass => {
+                    return Err(PyValueError::new_err(
+                        "the last move to mark must be a square, not the pass",
+                    ));
+                }
+            }
+        }
+        if let Some(v) = values {
+            let items: Vec<(Bound<'_, PyAny>, i32)> = match v.cast::<PyDict>() {
+                Ok(d) => d.items().extract()?,
+                Err(_) => v.extract()?,
+            };
+            let mut squares = Vec::with_capacity(items.len());
+            for (m, value) in &items {
+                match to_move(m)? {
+                    Move::Place(sq) => squares.push((sq, *value)),
+                    // A forced pass has no square to write its value on.
+                    Move::Pass => {}
+                }
+            }
+            picture = if centi {
+                picture.values_centi(squares)
+            } else {
+                picture.values(squares)
+            };
+        }
+        if let Some(line) = pv {
+            let moves: Vec<Move> = match line.cast::<PyString>() {
+                Ok(s) => text::parse_moves(&s.to_cow()?)
+                    .map_err(value_error)?
+                    .into_iter()
+                    .map(|(_, m)| m)
+                    .collect(),
+                Err(_) => {
+                    let items: Vec<Bound<'_, PyAny>> = line.extract()?;
+                    items.iter().map(to_move).collect::<PyResult<_>>()?
+                }
+            };
+            picture = picture.pv(&moves);
+        }
+        if let Some(t) = title {
+            picture = picture.title(t);
+        }
+        picture.to_svg().map_err(value_error)
     }
 
     fn __str__(&self) -> String {

@@ -498,9 +498,68 @@ impl fmt::Display for GgfGame {
     }
 }
 
+/// The `(; ... ;)` records of a text holding several games (a GGF file: one record per line,
+/// or several on a line, with anything between them ignored), in order, each ready for
+/// `parse::<GgfGame>()`. Tag values are skipped whole, so a `;)` inside brackets does not end
+/// a record; an unfinished last record is returned as it is (its parse then reports it).
+///
+/// ```
+/// use othello_rules::ggf::{GgfGame, records};
+///
+/// let text = "(;GM[Othello]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)\n\
+///             (;GM[Othello]C[a ;) in a value]BO[8 ---------------------------O*------*O--------------------------- *];)";
+/// let games = records(text);
+/// assert_eq!(games.len(), 2);
+/// assert_eq!(games[0].parse::<GgfGame>().unwrap().moves.len(), 1);
+/// assert!(games[1].parse::<GgfGame>().is_ok());
+/// ```
+pub fn records(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut start = None;
+    let mut in_value = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b']' if in_value => in_value = false,
+            _ if in_value => {}
+            b'[' if start.is_some() => in_value = true,
+            b'(' if start.is_none() && bytes.get(i + 1) == Some(&b';') => {
+                start = Some(i);
+                i += 1;
+            }
+            b';' if bytes.get(i + 1) == Some(&b')') => {
+                if let Some(s) = start.take() {
+                    out.push(&text[s..i + 2]);
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if let Some(s) = start {
+        out.push(&text[s..]);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn records_split_a_file_and_skip_values() {
+        let one =
+            "(;GM[Othello]PB[a;)b]BO[8 ---------------------------O*------*O--------------------------- *]B[F5];)";
+        let text = format!("junk {one}\n{one}(;GM[Othello]");
+        let recs = records(&text);
+        assert_eq!(recs, [one, one, "(;GM[Othello]"]);
+        assert_eq!(recs[0].parse::<GgfGame>().unwrap().black, "a;)b");
+        assert_eq!(recs[2].parse::<GgfGame>(), Err(ParseGgfError::NotARecord));
+        assert!(records("no record here ;)").is_empty());
+        assert!(records("").is_empty());
+    }
 
     const START: &str = "---------------------------O*------*O---------------------------";
 

@@ -805,6 +805,7 @@ mod tests {
             depth: None,
             nodes: None,
             limit: None,
+            book: false,
         };
         // The human's d3 in 3 s, the engine's reply in 2 s, then 4 s before the undo.
         let mut rec = GameRecord {

@@ -142,7 +142,7 @@ pub fn play_game(
         black_margin: 0,
         ending: Ending::Scored,
         time_control: ti.clone(),
-        time_used: [None; 2],
+        time_use: [None; 2],
     };
     let squares = opening.root.size().squares() as i32;
     let forfeit_margin = |loser: Color| if loser == Color::Black { -squares } else { squares };
@@ -160,9 +160,9 @@ pub fn play_game(
     let mut clocks = [Clock::new(settings.time), Clock::new(settings.time)];
     let mut pos = opening.position();
     let record_shares = |clocks: &[Clock; 2], rec: &mut GameRecord| {
-        rec.time_used = [
-            clocks[index(Color::Black)].share_used(),
-            clocks[index(Color::White)].share_used(),
+        rec.time_use = [
+            clocks[index(Color::Black)].time_use(),
+            clocks[index(Color::White)].time_use(),
         ];
     };
     let mut solver = solver;
@@ -207,6 +207,7 @@ pub fn play_game(
             continue;
         }
         let clock = &mut clocks[i];
+        let choices = pos.legal_moves().count();
         let start = Instant::now();
         let answer = players[i].think(&pos, clock, settings.overhead);
         let used = start.elapsed();
@@ -222,7 +223,10 @@ pub fn play_game(
                 break;
             }
         };
-        if let ClockCheck::Flag { allowed } = clock.charge(used, settings.margin) {
+        // A searched move: a choice to make and no exact result (a forced move and the
+        // solved endgame may answer at once).
+        let searched = choices > 1 && !reply.exact;
+        if let ClockCheck::Flag { allowed } = clock.charge(used, settings.margin, searched) {
             rec.black_margin = forfeit_margin(color);
             rec.ending = Ending::Time(
                 color,

@@ -74,7 +74,7 @@ pub struct SearchConfig {
     pub selectivity: Selectivity,
     /// Under a game clock, stop deepening at half the soft bound once the best move stayed the
     /// same for several iterations, giving the time back to the clock (see the deepening's
-    /// `soft_bound`, docs/search.md "Time"); off keeps the plain soft bound. A fixed time per
+    /// `soft_bound`, docs/engine.md "Time"); off keeps the plain soft bound. A fixed time per
     /// move and depth or node limits are not affected.
     pub stable_stop: bool,
 }
@@ -83,8 +83,8 @@ impl Default for SearchConfig {
     /// PVS, 16 MiB, one thread, no quiescence, killers + history + mobility ordering,
     /// aspiration windows, endgame solver from 14 empties, no multi-PV, selectivity level 3
     /// (selective only with an evaluation that has a cut table), stable stop on. The ordering
-    /// choice is measured in `docs/BENCHMARKS.md`, the selectivity and the stable stop in
-    /// `docs/search.md`.
+    /// choice is measured in `docs/BENCHMARKS.md`, the selectivity in `docs/search.md`, the
+    /// stable stop in `docs/engine.md` ("Time") and `docs/BENCHMARKS.md`.
     fn default() -> SearchConfig {
         SearchConfig {
             algorithm: Algorithm::Pvs,

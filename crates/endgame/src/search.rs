@@ -24,6 +24,7 @@ use crate::cache::{CACHE_MAX, Cache};
 use crate::last::count_last_flip;
 use crate::layout::Layout;
 use crate::stability::stable_discs;
+use othello_eval::probcut::CutModel;
 use othello_rules::movegen::{self, Backend};
 use othello_rules::{Color, Move, Position};
 use othello_table::{BoardTable, Bound, BusySet, Table};
@@ -240,6 +241,19 @@ const _: () = assert!(PROBCUT_MIN > CACHE_MAX, "the thread's cache holds exact v
 /// `d`) against the exact score, in centi-discs, measured on 10 000 positions of 10-19 empty
 /// squares from self-play with their exact scores (nearly flat in the number of empties).
 const PROBCUT_SIGMA: [i32; 7] = [810, 750, 690, 630, 580, 530, 490];
+
+/// The cut model of a `d`-ply shallow search predicting the exact score: the midgame search's
+/// [`CutModel`] (one implementation of the cut bounds for both searches) with slope 1, no
+/// intercept and [`PROBCUT_SIGMA`]`[d]` as its error. `sigma` may be the mean of two errors
+/// (the static test of [`probcut`](self)).
+const fn exact_model(sigma: i32) -> CutModel {
+    CutModel {
+        a: CutModel::ONE,
+        b: 0,
+        sigma,
+        samples: 10_000,
+    }
+}
 
 /// The depth of a probable cut-off's shallow search at `empties` empty squares.
 #[inline]
@@ -815,19 +829,28 @@ macro_rules! search_impl {
             fn probcut<T: Table>(c: &mut Ctx<'_, T>, eval: &OrderingEval, t: i32, p: u64, o: u64, alpha: i32, beta: i32, empties: u32) -> Option<i32> {
                 let lay = c.layout;
                 let d = probcut_depth(empties);
-                let margin = t * PROBCUT_SIGMA[d] / 100;
-                let static_margin = t * (PROBCUT_SIGMA[0] + PROBCUT_SIGMA[d]) / 200;
-                let top = lay.squares * 100;
+                let t = t.unsigned_abs();
+                // The shallow search's model, and the static evaluation's (the error averaged
+                // between depth 0 and `d`, as Edax does) for the test of which side to try.
+                let deep = exact_model(PROBCUT_SIGMA[d]);
+                let stat = exact_model((PROBCUT_SIGMA[0] + PROBCUT_SIGMA[d]) / 2);
+                let top = i64::from(lay.squares) * 100;
                 let guess = order_ab(lay, eval, p, o, -EVAL_INF, EVAL_INF, 0, &mut c.nodes);
                 let shallow = |c: &mut Ctx<'_, T>, a: i32| {
                     if d == 0 { guess } else { order_ab(lay, eval, p, o, a, a + 1, d as u32, &mut c.nodes) }
                 };
-                let high = beta * 100 + margin;
-                if high < top && guess >= beta * 100 - static_margin && shallow(c, high - 1) >= high {
+                let high = deep.fail_high_bound(beta * 100, t);
+                if high < top
+                    && i64::from(guess) >= stat.fail_low_bound(beta * 100, t)
+                    && i64::from(shallow(c, high as i32 - 1)) >= high
+                {
                     return Some(beta);
                 }
-                let low = alpha * 100 - margin;
-                if low > -top && guess <= alpha * 100 + static_margin && shallow(c, low) <= low {
+                let low = deep.fail_low_bound(alpha * 100, t);
+                if low > -top
+                    && i64::from(guess) <= stat.fail_high_bound(alpha * 100, t)
+                    && i64::from(shallow(c, low as i32)) <= low
+                {
                     return Some(alpha);
                 }
                 None

@@ -43,7 +43,7 @@ pub enum Command {
     Solve(solve::SolveArgs),
     /// Play a match between two engine specs.
     #[command(allow_negative_numbers = true)]
-    Play(play::PlayArgs),
+    Play(Box<play::PlayArgs>),
     /// Elo, LOS and the SPRT of given pentanomial counts (e.g. merged from `play --pairs` runs).
     #[command(allow_negative_numbers = true)]
     Stats(play::StatsArgs),

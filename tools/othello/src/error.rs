@@ -29,10 +29,16 @@ impl fmt::Display for CliError {
     }
 }
 
-/// A spec that does not parse or build is bad input.
+/// A spec that does not parse or build is bad input. `human` is no engine of the spec crate:
+/// only `othello play` seats a person (`arena::human`), so elsewhere it is refused by name.
 impl From<othello_spec::SpecError> for CliError {
     fn from(e: othello_spec::SpecError) -> CliError {
-        CliError::Input(e.to_string())
+        match e {
+            othello_spec::SpecError::UnknownEngine { name } if name == "human" => {
+                CliError::Input("engine 'human' plays only in `othello play` (a person at the terminal)".to_string())
+            }
+            e => CliError::Input(e.to_string()),
+        }
     }
 }
 

@@ -20,13 +20,15 @@ use std::time::{Duration, Instant};
 /// Options of `othello play`.
 #[derive(clap::Args, Debug)]
 pub struct PlayArgs {
-    /// Engine A (results are A's), e.g. `pvs:depth=6`, or `ext:name=NAME` from --engines.
+    /// Engine A (results are A's), e.g. `pvs:depth=6`, or `ext:name=NAME` from --engines, or
+    /// `human` (a person at the terminal; either side).
     engine_a: String,
     /// Engine B, e.g. `mcts:playouts=5000,seed=7`.
     engine_b: String,
-    /// Number of games (even: each opening is played twice, A black then B black).
-    #[arg(long, short, default_value_t = 10, allow_negative_numbers = true)]
-    games: i64,
+    /// Number of games (default 10; even: each opening is played twice, A black then B black).
+    /// With a human: default 1, any number, from the standard start (or --openings).
+    #[arg(long, short, allow_negative_numbers = true)]
+    games: Option<i64>,
     /// Games played at once (threads; each external engine runs one process per game slot).
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     concurrency: i64,
@@ -63,6 +65,13 @@ pub struct PlayArgs {
     /// Let the exact solver decide the game at this many empty squares.
     #[arg(long)]
     adjudicate: Option<u32>,
+    /// With a `human` side: the colour the human plays, black (default) or white.
+    #[arg(long, visible_alias = "color")]
+    colour: Option<String>,
+    /// With a `human` side: the engine spec that answers `hint` (default: the opponent's spec
+    /// when it is an engine of this program, else `pvs`).
+    #[arg(long)]
+    hint: Option<String>,
     /// Append every game to this GGF file (one record per line).
     #[arg(long)]
     ggf: Option<String>,
@@ -342,9 +351,10 @@ struct SideMemory {
     shared_weights: bool,
 }
 
-/// The memory the side of `text` takes (none for an external engine or a spec without tables).
+/// The memory the side of `text` takes (none for an external engine or a spec without tables;
+/// a human's is its hint engine's).
 fn side_memory(source: &PlayerSource) -> CliResult<SideMemory> {
-    let PlayerSource::Builtin(text) = source else {
+    let (PlayerSource::Builtin(text) | PlayerSource::Human { hint: text, .. }) = source else {
         return Ok(SideMemory::default());
     };
     let weights_file = text.parse::<othello_spec::Spec>()?.raw("weights");
@@ -505,10 +515,20 @@ impl Interrupt {
 /// Runs `othello play`.
 pub fn run(args: &PlayArgs) -> CliResult {
     let pair_range = args.pairs.as_deref().map(parse_pairs).transpose()?;
-    if pair_range.is_none() && (args.games < 2 || args.games % 2 != 0) {
+    let human = crate::arena::human::side(
+        [&args.engine_a, &args.engine_b],
+        args.colour.as_deref(),
+        args.hint.is_some(),
+        args.concurrency,
+        pair_range.is_some(),
+    )?;
+    let arg_games = args.games.unwrap_or(if human.is_some() { 1 } else { 10 });
+    if human.is_some() && arg_games < 1 {
+        return Err(input(format!("bad --games {arg_games}: expected at least 1")));
+    }
+    if human.is_none() && pair_range.is_none() && (arg_games < 2 || arg_games % 2 != 0) {
         return Err(input(format!(
-            "bad --games {}: expected an even number of at least 2",
-            args.games
+            "bad --games {arg_games}: expected an even number of at least 2"
         )));
     }
     if !(1..=256).contains(&args.concurrency) {
@@ -542,10 +562,19 @@ pub fn run(args: &PlayArgs) -> CliResult {
         (None, None) => TimeControl::None,
     };
     let engines = args.engines.as_deref().map(read_engines).transpose()?;
-    let sources = [
-        PlayerSource::parse(&args.engine_a, engines.as_deref(), size)?,
-        PlayerSource::parse(&args.engine_b, engines.as_deref(), size)?,
-    ];
+    let sources = match human {
+        Some(h) => crate::arena::human::sources(
+            [&args.engine_a, &args.engine_b],
+            h,
+            args.hint.as_deref(),
+            engines.as_deref(),
+            size,
+        )?,
+        None => [
+            PlayerSource::parse(&args.engine_a, engines.as_deref(), size)?,
+            PlayerSource::parse(&args.engine_b, engines.as_deref(), size)?,
+        ],
+    };
     let sides = [side_memory(&sources[0])?, side_memory(&sources[1])?];
     let shared_weights_mib = if sides.iter().any(|s| s.shared_weights) {
         othello_pattern::Weights::from_bytes(othello_pattern::DEFAULT_WEIGHTS)
@@ -555,6 +584,11 @@ pub fn run(args: &PlayArgs) -> CliResult {
     };
     let mut openings: Vec<Opening> = match &args.openings {
         Some(path) => openings::read_file(path, size)?,
+        // A human starts from the standard start.
+        None if human.is_some() => vec![Opening {
+            root: othello_rules::Position::start_of(size),
+            moves: Vec::new(),
+        }],
         None => openings::builtin(size),
     };
     if let Some(seed) = args.seed {
@@ -572,7 +606,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
     };
     let (first_pair, games) = match pair_range {
         Some((a, b)) => (a, 2 * (b - a)),
-        None => (0, args.games as u64),
+        None => (0, arg_games as u64),
     };
     // The slots the runner fills: one per pair at most.
     let slots = (args.concurrency as u64).min(games / 2).max(1) as usize;
@@ -589,7 +623,8 @@ pub fn run(args: &PlayArgs) -> CliResult {
         ..settings
     };
     let out = Output::new(args.json);
-    let bar = progress(games, "games", args.quiet);
+    // No progress bar under a human's conversation.
+    let bar = progress(games, "games", args.quiet || human.is_some());
     // An external engine without a depth or a clock plays to its own limits, which may be long:
     // say so, so that a slow first game does not look like a hang.
     let own: Vec<&str> = sources.iter().filter_map(|s| s.on_own_limits(&time)).collect();
@@ -617,7 +652,10 @@ pub fn run(args: &PlayArgs) -> CliResult {
     crate::arena::run(
         &sources,
         &openings,
-        first_pair..first_pair + games / 2,
+        match human {
+            Some(_) => crate::arena::Schedule::Human { games },
+            None => crate::arena::Schedule::Pairs(first_pair..first_pair + games / 2),
+        },
         args.concurrency as usize,
         &settings,
         |rec: GameRecord| {
@@ -799,6 +837,13 @@ mod tests {
         assert!(!side("pvs:eval=mobility").shared_weights);
         assert_eq!(side("random"), SideMemory::default());
         assert_eq!(side("mcts:playouts=10"), SideMemory::default());
+        // A human's side holds its hint engine.
+        let human = PlayerSource::Human {
+            name: "human".into(),
+            colour: othello_rules::Color::Black,
+            hint: "pvs:tt=32".into(),
+        };
+        assert_eq!(side_memory(&human).unwrap().tables, vec![32, 32]);
     }
 
     #[test]

@@ -339,3 +339,67 @@ fn an_interrupt_ends_the_external_engines() {
         "{stdout}"
     );
 }
+
+#[test]
+fn an_interrupt_ends_the_wait_for_a_slow_external_engines_move() {
+    if !std::path::Path::new("/proc/self/stat").exists() {
+        eprintln!("no /proc: skipped");
+        return;
+    }
+    // The engine answers its ping, then on `go` becomes `sleep 987` (exec: one process), far
+    // beyond the default --hang-timeout of 60 s.
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/engines/misbehave.sh");
+    let engines = tmp("slow-engines.json");
+    let list = serde_json::json!([{"name": "slow", "command": "sh", "args": [script, "hang"]}]);
+    std::fs::write(&engines, list.to_string()).unwrap();
+    let jsonl = tmp("slow.jsonl");
+    let (e, j) = (engines.to_str().unwrap(), jsonl.to_str().unwrap());
+    let mut child = spawn_play(
+        "slow",
+        &[
+            "random",
+            "ext:name=slow",
+            "--engines",
+            e,
+            "--games",
+            "2",
+            "--jsonl",
+            j,
+            "-q",
+        ],
+    );
+    // Wait until the engine's move is under way: its process is the sleep.
+    let start = Instant::now();
+    let sleeper = loop {
+        let sleeping = children_of(child.id())
+            .into_iter()
+            .find(|&p| std::fs::read(format!("/proc/{p}/cmdline")).is_ok_and(|c| c.starts_with(b"sleep\0987")));
+        if let Some(p) = sleeping {
+            break p;
+        }
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "othello play ended before the engine's move"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the engine never started its move"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    send("TERM", &child);
+    let asked = Instant::now();
+    // A hang check, not a timing figure: well under the engine's sleep and the hang timeout.
+    let status = wait_for(&mut child, Duration::from_secs(5)).expect("still waiting for the engine 5 s after SIGTERM");
+    assert!(asked.elapsed() < Duration::from_secs(5));
+    assert_eq!(status.code(), Some(143));
+    assert!(!alive(sleeper), "the engine's process {sleeper} still runs");
+    let (stdout, _) = output("slow");
+    assert!(
+        std::fs::read_to_string(&jsonl).unwrap_or_default().is_empty(),
+        "the game under way is not recorded"
+    );
+    let summary = stdout.lines().last().unwrap_or_default();
+    assert!(summary.contains(" of 0 games, "), "{stdout}");
+    assert!(summary.ends_with(", interrupted by SIGTERM"), "{stdout}");
+}

@@ -264,6 +264,55 @@ impl Clock {
     pub fn remaining(&self) -> Duration {
         self.remaining
     }
+
+    /// The time charged or spent so far.
+    pub fn used(&self) -> Duration {
+        self.used
+    }
+
+    /// What the next move may take before the margin: the time left on a clock, the fixed
+    /// time per move, `None` without a clock.
+    pub fn allowed(&self) -> Option<Duration> {
+        match self.control {
+            TimeControl::None => None,
+            TimeControl::PerMove(t) => Some(t),
+            TimeControl::Clock { .. } => Some(self.remaining),
+        }
+    }
+
+    /// Takes `used` off the clock without counting a move or adding the increment (time spent
+    /// on something that is not a move, such as asking to take a move back); flags as
+    /// [`Clock::charge`] when it is over the time left plus `margin`.
+    pub fn spend(&mut self, used: Duration, margin: Duration) -> ClockCheck {
+        self.used += used;
+        match self.control {
+            TimeControl::None => ClockCheck::Ok,
+            TimeControl::PerMove(t) if used > t.saturating_add(margin) => ClockCheck::Flag { allowed: t },
+            TimeControl::PerMove(_) => ClockCheck::Ok,
+            TimeControl::Clock { .. } if used > self.remaining.saturating_add(margin) => {
+                let allowed = self.remaining;
+                self.remaining = Duration::ZERO;
+                ClockCheck::Flag { allowed }
+            }
+            TimeControl::Clock { .. } => {
+                self.remaining -= used.min(self.remaining);
+                ClockCheck::Ok
+            }
+        }
+    }
+
+    /// The clock as shown to a person: `m:ss.t` left on a clock, the time per move for a
+    /// fixed time per move, `None` without a clock.
+    pub fn show(&self) -> Option<String> {
+        match self.control {
+            TimeControl::None => None,
+            TimeControl::PerMove(t) => Some(format!("{:.1} s a move", t.as_secs_f64())),
+            TimeControl::Clock { .. } => {
+                let tenths = self.remaining.as_millis() / 100;
+                Some(format!("{}:{:02}.{}", tenths / 600, tenths / 10 % 60, tenths % 10))
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -296,6 +345,35 @@ mod tests {
         }
         assert!(TimeControl::parse_st("0").is_err());
         assert_eq!(TimeControl::parse_tc("10+0.1").unwrap().ggf().unwrap(), "10/0.1/");
+    }
+
+    #[test]
+    fn spending_takes_time_without_a_move_or_an_increment() {
+        let mut c = Clock::new(TimeControl::Clock {
+            base: ms(65_000),
+            increment: ms(100),
+        });
+        assert_eq!(c.show().as_deref(), Some("1:05.0"));
+        assert_eq!(c.allowed(), Some(ms(65_000)));
+        assert_eq!(c.spend(ms(5_050), ms(0)), ClockCheck::Ok);
+        assert_eq!(c.remaining(), ms(59_950));
+        assert_eq!(c.show().as_deref(), Some("0:59.9"));
+        assert_eq!(c.share_used(), None, "no move counted");
+        assert_eq!(
+            c.clone().spend(ms(59_950), ms(0)),
+            ClockCheck::Ok,
+            "all of it, not more"
+        );
+        assert_eq!(c.spend(ms(60_000), ms(49)), ClockCheck::Flag { allowed: ms(59_950) });
+        assert_eq!(c.remaining(), ms(0));
+        let mut st = Clock::new(TimeControl::PerMove(ms(500)));
+        assert_eq!(st.allowed(), Some(ms(500)));
+        assert_eq!(st.show().as_deref(), Some("0.5 s a move"));
+        assert_eq!(st.spend(ms(500), ms(0)), ClockCheck::Ok);
+        assert_eq!(st.spend(ms(501), ms(0)), ClockCheck::Flag { allowed: ms(500) });
+        let mut none = Clock::new(TimeControl::None);
+        assert_eq!((none.allowed(), none.show()), (None, None));
+        assert_eq!(none.spend(ms(1_000_000), ms(0)), ClockCheck::Ok);
     }
 
     #[test]

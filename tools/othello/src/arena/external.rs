@@ -21,7 +21,9 @@
 //! `search`, `set myname`) are read and ignored. Each game starts with `ping N` / `pong N`,
 //! awaited for the hang timeout. A process that exits, stays silent past its deadline, writes
 //! output that is not text (UTF-8) or answers garbage fails the move; it is killed (also when
-//! the runner drops it) and started again for the next game.
+//! the runner drops it) and started again for the next game. An interrupt of the run (the flag
+//! of [`ExternalPlayer::set_interrupt`]) ends every wait for the engine within
+//! [`INTERRUPT_POLL`] and kills its process.
 
 use super::player::Failure;
 use crate::error::{CliResult, input};
@@ -30,6 +32,8 @@ use othello_rules::{GgfGame, GgfMove, Move, Position};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
@@ -117,6 +121,9 @@ pub fn parse_engines(text: &str) -> Result<Vec<EngineDef>, String> {
     Ok(out)
 }
 
+/// How often a wait for an engine's line looks at the interrupt flag.
+pub const INTERRUPT_POLL: Duration = Duration::from_millis(50);
+
 /// The longest line read from an engine; a longer one is cut there (and then is garbage).
 const MAX_LINE: u64 = 1 << 20;
 
@@ -183,10 +190,21 @@ impl Process {
             .map_err(|e| Failure::Crashed(format!("cannot write to the engine: {e}")))
     }
 
-    /// The next line, waiting at most until `deadline`.
-    fn read(&mut self, deadline: Instant, waited: Duration) -> Result<String, Failure> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
+    /// The next line, waiting at most until `deadline`, or until `stop` is raised (looked at
+    /// every [`INTERRUPT_POLL`]).
+    fn read(&mut self, deadline: Instant, waited: Duration, stop: Option<&AtomicBool>) -> Result<String, Failure> {
+        let received = loop {
+            if stop.is_some_and(|s| s.load(Ordering::SeqCst)) {
+                return Err(Failure::Interrupted);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            let slice = if stop.is_some() { left.min(INTERRUPT_POLL) } else { left };
+            match self.lines.recv_timeout(slice) {
+                Err(RecvTimeoutError::Timeout) if slice < left => continue,
+                other => break other,
+            }
+        };
+        match received {
             Ok(Ok(line)) => Ok(line),
             Ok(Err(start)) => Err(Failure::NotText {
                 engine: self.name.clone(),
@@ -254,6 +272,8 @@ pub struct ExternalPlayer {
     history: Vec<(Move, Option<Duration>)>,
     time_control: Option<String>,
     failure: Option<Failure>,
+    /// Raised on an interrupt of the run: every wait for the engine ends.
+    interrupt: Option<Arc<AtomicBool>>,
 }
 
 impl ExternalPlayer {
@@ -282,9 +302,20 @@ impl ExternalPlayer {
             history: Vec::new(),
             time_control: None,
             failure: None,
+            interrupt: None,
         };
         p.start().map_err(|e| input(format!("engine {}: {e}", p.def.name)))?;
         Ok(p)
+    }
+
+    /// Ends every wait for the engine (a move, a `pong`) once `flag` is raised: the wait
+    /// fails with [`Failure::Interrupted`] and the process is killed.
+    pub fn set_interrupt(&mut self, flag: Arc<AtomicBool>) {
+        self.interrupt = Some(flag);
+    }
+
+    fn interrupted(&self) -> bool {
+        self.interrupt.as_ref().is_some_and(|f| f.load(Ordering::SeqCst))
     }
 
     fn start(&mut self) -> Result<(), Failure> {
@@ -315,17 +346,29 @@ impl ExternalPlayer {
         self.history = moves.iter().map(|&m| (m, None)).collect();
         self.time_control = time_control.map(str::to_string);
         self.failure = None;
+        if self.interrupted() {
+            return Err(Failure::Interrupted);
+        }
         if self.def.restart_per_game {
             self.start()?;
         }
         self.pings += 1;
         let n = self.pings;
         let wait = self.hang_timeout;
+        let stop = self.interrupt.clone();
         let proc = self.proc()?;
         proc.send(&format!("ping {n}"))?;
         let deadline = Instant::now() + wait;
         loop {
-            let line = proc.read(deadline, wait)?;
+            let line = match proc.read(deadline, wait, stop.as_deref()) {
+                Ok(line) => line,
+                Err(f) => {
+                    if f == Failure::Interrupted {
+                        self.process = None;
+                    }
+                    return Err(f);
+                }
+            };
             if line.trim() == format!("pong {n}") {
                 return Ok(());
             }
@@ -412,12 +455,16 @@ impl ExternalPlayer {
         let depth = self.depth_to_send(limits.depth, timed);
         let wait = self.deadline(limits);
         let start = Instant::now();
+        if self.interrupted() {
+            return Err(Failure::Interrupted);
+        }
         // Started first, as a new process forgets the depth sent to the old one.
         self.proc()?;
         let send_depth = depth.filter(|&d| self.sent_depth != Some(d));
         if send_depth.is_some() {
             self.sent_depth = send_depth;
         }
+        let stop = self.interrupt.clone();
         let proc = self.proc()?;
         if let Some(d) = send_depth {
             proc.send(&format!("set depth {d}"))?;
@@ -426,7 +473,7 @@ impl ExternalPlayer {
         proc.send("go")?;
         let until = start + wait;
         loop {
-            let line = proc.read(until, wait)?;
+            let line = proc.read(until, wait, stop.as_deref())?;
             let t = line.trim();
             if let Some(rest) = t.strip_prefix("===") {
                 let (mv, eval) = parse_answer(rest).ok_or_else(|| Failure::Garbage(t.to_string()))?;
@@ -507,9 +554,9 @@ mod tests {
         let mut p = Process::start(&sh("printf 'ok\\r\\nab\\377\\376cd\\nF5\\n'; exec sleep 30")).unwrap();
         let wait = Duration::from_secs(5);
         let deadline = Instant::now() + wait;
-        assert_eq!(p.read(deadline, wait), Ok("ok".to_string()));
+        assert_eq!(p.read(deadline, wait, None), Ok("ok".to_string()));
         assert_eq!(
-            p.read(deadline, wait),
+            p.read(deadline, wait, None),
             Err(Failure::NotText {
                 engine: "fake".into(),
                 start: vec![0xff, 0xfe, b'c', b'd'],
@@ -518,9 +565,39 @@ mod tests {
         // Nothing is read after it, and a closed output is told apart from an exit.
         let wait = Duration::from_millis(100);
         assert_eq!(
-            p.read(Instant::now() + wait, wait),
+            p.read(Instant::now() + wait, wait, None),
             Err(Failure::Crashed("closed its output".into()))
         );
+    }
+
+    #[test]
+    fn an_interrupt_ends_the_wait_for_a_move_and_the_engine() {
+        // An engine that answers the ping, then sleeps on `go` (one process: exec).
+        let script = "while read -r cmd arg; do case $cmd in ping) echo \"pong $arg\";; go) exec sleep 60;; esac; done";
+        let mut p = ExternalPlayer::new(sh(script), Some(1), Duration::ZERO, Duration::from_secs(60)).unwrap();
+        let flag = Arc::new(AtomicBool::new(false));
+        p.set_interrupt(Arc::clone(&flag));
+        assert_eq!(p.start_game(Position::start(), &[], None), Ok(()));
+        let raise = {
+            let flag = Arc::clone(&flag);
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(200));
+                flag.store(true, Ordering::SeqCst);
+            })
+        };
+        let start = Instant::now();
+        let reply = p.think(&Position::start(), &Limits::none());
+        let waited = start.elapsed();
+        raise.join().unwrap();
+        assert!(Position::start().is_legal(reply.best_move));
+        assert_eq!(p.take_failure(), Some(Failure::Interrupted));
+        assert!(p.process.is_none(), "the process is ended");
+        // Well under the engine's 60 s and the hang timeout's: the wait ends at the flag.
+        assert!(waited < Duration::from_secs(5), "waited {waited:?}");
+        // A raised flag also ends the wait for a pong at once.
+        let start = Instant::now();
+        assert_eq!(p.start_game(Position::start(), &[], None), Err(Failure::Interrupted));
+        assert!(start.elapsed() < Duration::from_secs(5));
     }
 
     #[test]

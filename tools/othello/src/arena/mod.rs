@@ -4,9 +4,14 @@
 //! Each worker thread owns one instance of each player (a searcher, or an external process) and
 //! plays whole pairs: pair `p` is games `2p + 1` (A black) and `2p + 2` (A white) from opening
 //! `p mod openings`. Results go to the caller's thread in the order games finish.
+//!
+//! A match with a human ([`PlayerSource::Human`], [`Schedule::Human`]) plays its games one
+//! after the other in the caller's thread, the human keeping its colour, game `k` from opening
+//! `(k - 1) mod openings`.
 
 pub mod clock;
 pub mod external;
+pub mod human;
 pub mod openings;
 pub mod player;
 pub mod record;
@@ -18,7 +23,7 @@ use openings::Opening;
 use othello_endgame::{SolveMode, Solver, SolverConfig};
 use othello_rules::{BoardSize, Color, Move};
 use othello_spec::Spec;
-use player::{Failure, Seat};
+use player::{Failure, Seat, Turn, TurnInfo};
 use record::{Ending, GameRecord, Played};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -32,6 +37,15 @@ pub enum PlayerSource {
     Builtin(String),
     /// An engine of the engines file and the depth its spec sets (see [`ExternalPlayer::new`]).
     External(EngineDef, Option<u32>),
+    /// A person at the terminal (spec `human[:name=NAME]`), see [`human`].
+    Human {
+        /// The name in records (`human` unless the spec names one).
+        name: String,
+        /// The colour the human plays.
+        colour: Color,
+        /// The spec of the engine that answers `hint`.
+        hint: String,
+    },
 }
 
 impl PlayerSource {
@@ -43,6 +57,9 @@ impl PlayerSource {
     /// Bad input naming the problem.
     pub fn parse(text: &str, engines: Option<&[EngineDef]>, size: BoardSize) -> CliResult<PlayerSource> {
         let mut spec: Spec = text.parse()?;
+        if spec.name == "human" {
+            return Err(input(format!("'{text}': a human plays only in `othello play`")));
+        }
         if spec.name != "ext" {
             othello_spec::Engine::from_spec(text.parse()?)?.check_size(size)?;
             return Ok(PlayerSource::Builtin(text.to_string()));
@@ -68,6 +85,40 @@ impl PlayerSource {
         Ok(PlayerSource::External(def.clone(), depth))
     }
 
+    /// Reads the spec of a human (`human` or `human:name=NAME`) playing `colour`, with the
+    /// spec of the engine that answers `hint` (checked by building it: an engine of this
+    /// program that plays on `size`). `None` when `text` is not a human's spec.
+    ///
+    /// # Errors
+    /// Bad input naming the problem.
+    pub fn parse_human(text: &str, colour: Color, hint: &str, size: BoardSize) -> CliResult<Option<PlayerSource>> {
+        let mut spec: Spec = text.parse()?;
+        if spec.name != "human" {
+            return Ok(None);
+        }
+        let name = spec.raw("name").unwrap_or_else(|| "human".to_string());
+        spec.finish(&["name"])?;
+        let hint_name = hint.parse::<Spec>()?.name;
+        if hint_name == "human" || hint_name == "ext" {
+            return Err(input(format!(
+                "bad --hint '{hint}': expected an engine spec of this program, e.g. pvs:depth=10"
+            )));
+        }
+        hint.parse::<othello_spec::Engine>()
+            .and_then(|e| e.check_size(size))
+            .map_err(|e| input(format!("bad --hint '{hint}': {e}")))?;
+        Ok(Some(PlayerSource::Human {
+            name,
+            colour,
+            hint: hint.to_string(),
+        }))
+    }
+
+    /// Whether this is a human.
+    pub fn is_human(&self) -> bool {
+        matches!(self, PlayerSource::Human { .. })
+    }
+
     /// For an external engine that gets neither a depth from its spec nor a clock from `time`
     /// (so it plays to its own default limits), its name.
     pub fn on_own_limits(&self, time: &TimeControl) -> Option<&str> {
@@ -90,6 +141,13 @@ impl PlayerSource {
                 settings.margin,
                 settings.hang_timeout,
             )?)),
+            PlayerSource::Human { name, colour, hint } => Seat::Human(Box::new(human::Human::new(
+                name.clone(),
+                *colour,
+                (hint.parse()?, hint.clone()),
+                Box::new(std::io::BufReader::new(std::io::stdin())),
+                Box::new(std::io::stderr()),
+            ))),
         })
     }
 }
@@ -108,8 +166,9 @@ pub struct Settings {
     /// Solve exactly at this many empties.
     pub adjudicate: Option<u32>,
     /// Set on an interrupt (SIGINT, SIGTERM): no game starts after it, the games under way are
-    /// abandoned at their next move (an in-process search is stopped too) and not reported, and
-    /// the workers end, which ends their external engines' processes.
+    /// abandoned at their next move (an in-process search is stopped too, and a wait for an
+    /// external engine's move or a human's line ends) and not reported, and the workers end,
+    /// which ends their external engines' processes.
     pub interrupt: Option<Arc<AtomicBool>>,
 }
 
@@ -150,6 +209,10 @@ pub fn play_game(
     for color in [Color::Black, Color::White] {
         let i = index(color);
         if let Err(f) = players[i].new_game(opening.root, &opening.moves, ti.as_deref()) {
+            if f == Failure::Interrupted {
+                // Abandoned: the runner does not report this game.
+                return rec;
+            }
             failed[i] = true;
             rec.black_margin = forfeit_margin(color);
             rec.ending = Ending::Forfeit(color, f.to_string());
@@ -158,6 +221,8 @@ pub fn play_game(
         }
     }
     let mut clocks = [Clock::new(settings.time), Clock::new(settings.time)];
+    // The clocks before each move of `rec.moves`, to set them back when moves are taken back.
+    let mut clocks_before: Vec<[Clock; 2]> = Vec::new();
     let mut pos = opening.position();
     let record_shares = |clocks: &[Clock; 2], rec: &mut GameRecord| {
         rec.time_use = [
@@ -191,6 +256,7 @@ pub fn play_game(
         let i = index(color);
         if pos.must_pass() {
             // The runner plays a forced pass; the player is not asked.
+            clocks_before.push(clocks);
             rec.moves.push(Played {
                 color,
                 mv: Move::Pass,
@@ -206,13 +272,62 @@ pub fn play_game(
             pos = pos.pass_unchecked();
             continue;
         }
-        let clock = &mut clocks[i];
         let choices = pos.legal_moves().count();
+        let own_move = last_own_move(&rec.moves, color);
+        let turn = TurnInfo {
+            clock: &clocks[i],
+            opponent_clock: &clocks[1 - i],
+            overhead: settings.overhead,
+            margin: settings.margin,
+            can_undo: own_move.is_some(),
+        };
+        let before = clocks;
         let start = Instant::now();
-        let answer = players[i].think(&pos, clock, settings.overhead);
+        let answer = players[i].think(&pos, &turn);
         let used = start.elapsed();
+        let clock = &mut clocks[i];
         let (reply, given) = match answer {
-            Ok(r) => r,
+            Ok(Turn::Move(reply, given)) => (reply, given),
+            Ok(Turn::Quit(why)) => {
+                rec.ending = Ending::Abandoned(why);
+                break;
+            }
+            Ok(turn @ (Turn::Undo | Turn::TimeUp)) => {
+                // The time the human took counts, but as no move (no increment).
+                if let ClockCheck::Flag { allowed } = clock.spend(used, settings.margin) {
+                    rec.black_margin = forfeit_margin(color);
+                    rec.ending = Ending::Time(
+                        color,
+                        format!("took {:.3} s of {:.3} s", used.as_secs_f64(), allowed.as_secs_f64()),
+                    );
+                    break;
+                }
+                if let (Turn::Undo, Some(k)) = (turn, own_move) {
+                    match take_back(
+                        &mut rec,
+                        k,
+                        &mut clocks,
+                        &clocks_before,
+                        color,
+                        players,
+                        i,
+                        opening,
+                        ti.as_deref(),
+                    ) {
+                        Ok(p) => pos = p,
+                        Err((_, Failure::Interrupted)) => break,
+                        Err((loser, f)) => {
+                            failed[index(loser)] = true;
+                            rec.black_margin = forfeit_margin(loser);
+                            rec.ending = Ending::Forfeit(loser, f.to_string());
+                            break;
+                        }
+                    }
+                    clocks_before.truncate(k);
+                }
+                continue;
+            }
+            Err(Failure::Interrupted) => break,
             Err(f) => {
                 failed[i] = true;
                 rec.black_margin = forfeit_margin(color);
@@ -251,7 +366,9 @@ pub fn play_game(
             rec.ending = Ending::Forfeit(color, why.to_string());
             break;
         }
-        let external = matches!(players[i], Seat::External(_));
+        // Only this program's engines report depths and node counts.
+        let external = !matches!(players[i], Seat::InProcess { .. });
+        clocks_before.push(before);
         rec.moves.push(Played {
             color,
             mv,
@@ -271,6 +388,52 @@ pub fn play_game(
     rec
 }
 
+/// The index in `moves` of the last move `color` chose (not a forced pass).
+fn last_own_move(moves: &[Played], color: Color) -> Option<usize> {
+    moves.iter().rposition(|m| m.color == color && m.mv != Move::Pass)
+}
+
+/// Takes back the moves of `rec` from index `k` on (the human `color`'s last move and what
+/// followed), for the human in seat `human`: the clocks go back to what they were before move
+/// `k`, less on the human's every time the human spent since (the moves taken back, the
+/// asking); the
+/// other seat starts the game afresh and is told the moves kept (so its answers do not depend
+/// on the line taken back); the human is shown the position. Returns the position, or the
+/// colour of a player that failed to start again and its failure.
+#[allow(clippy::too_many_arguments, reason = "the state of the game under way")]
+fn take_back(
+    rec: &mut GameRecord,
+    k: usize,
+    clocks: &mut [Clock; 2],
+    clocks_before: &[[Clock; 2]],
+    color: Color,
+    players: &mut [Seat; 2],
+    human: usize,
+    opening: &Opening,
+    ti: Option<&str>,
+) -> Result<othello_rules::Position, (Color, Failure)> {
+    let undone: Vec<Played> = rec.moves.split_off(k);
+    // Every time the human spent since move k (thinking on the moves taken back, asking for
+    // it) stays spent, without the increments of the moves taken back.
+    let mut restored = clocks_before[k];
+    let spent = clocks[human].used().saturating_sub(restored[human].used());
+    restored[human].spend(spent, Duration::MAX);
+    *clocks = restored;
+    let pos = rec.moves.iter().fold(opening.position(), |p, m| p.play_unchecked(m.mv));
+    let engine = 1 - human;
+    if let Err(f) = players[engine].new_game(opening.root, &opening.moves, ti) {
+        return Err((!color, f));
+    }
+    for m in &rec.moves {
+        players[engine].observe(m.mv, m.time);
+    }
+    if let Seat::Human(h) = &mut players[human] {
+        let moves: Vec<Move> = undone.iter().map(|m| m.mv).collect();
+        h.taken_back(&moves, pos);
+    }
+    Ok(pos)
+}
+
 /// Restarts the players that misbehaved, so the next game starts clean. A player that cannot be
 /// restarted fails its next game's start and loses it.
 fn restart_failed(players: &mut [Seat; 2], failed: [bool; 2]) {
@@ -281,34 +444,67 @@ fn restart_failed(players: &mut [Seat; 2], failed: [bool; 2]) {
     }
 }
 
-/// Plays the pairs numbered `pairs` with `concurrency` workers, calling `on_game` in this thread for every
-/// finished game; when it returns `true` no new pair starts (pairs under way finish). After
-/// [`Settings::interrupt`] is set no game starts and the games under way are not reported.
+/// Which games a run plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Schedule {
+    /// The pairs numbered so (each opening twice, A black then A white).
+    Pairs(std::ops::Range<u64>),
+    /// A match with a human: this many games, one after the other, the human keeping its
+    /// colour; it ends at the first game the human leaves unfinished.
+    Human {
+        /// The number of games.
+        games: u64,
+    },
+}
+
+/// Builds one instance of each player, wired to the run's interrupt.
+fn build_set(sources: &[PlayerSource; 2], settings: &Settings) -> CliResult<[Seat; 2]> {
+    let mut set = [sources[0].build(settings)?, sources[1].build(settings)?];
+    let names = [set[0].name(), set[1].name()];
+    for (k, seat) in set.iter_mut().enumerate() {
+        // An interrupt also stops an in-process search under way, and ends a wait for an
+        // external engine or a human.
+        match (seat, &settings.interrupt) {
+            (Seat::InProcess { base, .. }, Some(flag)) if base.stop.is_none() => base.stop = Some(Arc::clone(flag)),
+            (Seat::External(e), Some(flag)) => e.set_interrupt(Arc::clone(flag)),
+            (Seat::Human(h), flag) => {
+                h.set_opponent(names[1 - k].clone());
+                if let Some(flag) = flag {
+                    h.set_interrupt(Arc::clone(flag));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(set)
+}
+
+/// Plays the games of `schedule`, calling `on_game` in this thread for every finished game;
+/// when it returns `true` no new pair (or game) starts (pairs under way finish). Pairs are
+/// played by `concurrency` workers; a human's games in this thread. After
+/// [`Settings::interrupt`] is set no game starts and the games under way are not reported;
+/// neither is a game a human left unfinished.
 ///
 /// # Errors
 /// A player that cannot be built.
 pub fn run(
     sources: &[PlayerSource; 2],
     openings: &[Opening],
-    pairs: std::ops::Range<u64>,
+    schedule: Schedule,
     concurrency: usize,
     settings: &Settings,
     mut on_game: impl FnMut(GameRecord) -> bool,
 ) -> CliResult {
+    let pairs = match schedule {
+        Schedule::Pairs(_) if sources.iter().any(PlayerSource::is_human) => {
+            return Err(input("a human plays its games one by one, not in pairs"));
+        }
+        Schedule::Pairs(pairs) => pairs,
+        Schedule::Human { games } => return run_human(sources, openings, games, settings, on_game),
+    };
     let mut sets = Vec::new();
     for _ in 0..(concurrency as u64).min(pairs.end.saturating_sub(pairs.start).max(1)) {
-        let mut set = [sources[0].build(settings)?, sources[1].build(settings)?];
-        if let Some(flag) = &settings.interrupt {
-            // An interrupt also stops an in-process search under way.
-            for seat in &mut set {
-                if let Seat::InProcess { base, .. } = seat
-                    && base.stop.is_none()
-                {
-                    base.stop = Some(Arc::clone(flag));
-                }
-            }
-        }
-        sets.push(set);
+        sets.push(build_set(sources, settings)?);
     }
     let next = AtomicU64::new(pairs.start);
     let end = pairs.end;
@@ -351,6 +547,37 @@ pub fn run(
             }
         }
     });
+    Ok(())
+}
+
+/// [`run`] for a match with a human: `games` games in this thread, game `k` (from 1) from
+/// opening `(k - 1) mod openings`, A with the colour that gives the human its own.
+fn run_human(
+    sources: &[PlayerSource; 2],
+    openings: &[Opening],
+    games: u64,
+    settings: &Settings,
+    mut on_game: impl FnMut(GameRecord) -> bool,
+) -> CliResult {
+    let a_color = match sources {
+        [PlayerSource::Human { colour, .. }, _] => *colour,
+        [_, PlayerSource::Human { colour, .. }] => !*colour,
+        _ => return Err(input("a schedule for a human without a human")),
+    };
+    let mut players = build_set(sources, settings)?;
+    let mut solver = settings
+        .adjudicate
+        .map(|_| Solver::new(SolverConfig::default().with_tt_mib(16).with_threads(1)));
+    for k in 0..games {
+        if settings.interrupted() {
+            break;
+        }
+        let opening = &openings[(k % openings.len() as u64) as usize];
+        let rec = play_game(k + 1, opening, a_color, &mut players, settings, solver.as_mut());
+        if settings.interrupted() || matches!(rec.ending, Ending::Abandoned(_)) || on_game(rec) {
+            break;
+        }
+    }
     Ok(())
 }
 
@@ -499,5 +726,244 @@ mod tests {
             -exact
         };
         assert_eq!(rec.black_margin, black);
+    }
+
+    /// A human seat reading `script`, and its conversation.
+    fn human(script: &str, colour: Color) -> (Seat, human::tests::Shared) {
+        let (mut h, out) = human::tests::scripted(script, colour);
+        h.set_opponent("pvs:depth=1".into());
+        (Seat::Human(Box::new(h)), out)
+    }
+
+    fn moves(rec: &GameRecord) -> Vec<String> {
+        rec.moves.iter().map(|m| m.mv.to_string()).collect()
+    }
+
+    #[test]
+    fn undo_takes_back_the_humans_move_and_the_reply_and_the_record_keeps_the_final_line() {
+        let engine = || Seat::in_process("pvs:depth=1").unwrap();
+        let play = |script: &str| {
+            let (h, out) = human(script, Color::Black);
+            let mut players = [h, engine()];
+            let rec = play_game(
+                1,
+                &start(),
+                Color::Black,
+                &mut players,
+                &settings(TimeControl::None),
+                None,
+            );
+            (rec, out.text())
+        };
+        // A line typed straight: c4, then each time the first legal square of a1..h8 read
+        // in turn.
+        let squares: String = othello_rules::Square::all().map(|sq| format!("{sq}\n")).collect();
+        let (straight, _) = play(&format!("c4\n{}quit\n", squares.repeat(3)));
+        assert_eq!(straight.ending, Ending::Abandoned("quit".into()));
+        assert!(straight.moves.len() >= 8, "{}", moves(&straight).join(" "));
+        let mine: Vec<String> = straight
+            .moves
+            .iter()
+            .filter(|m| m.color == Color::Black && m.mv != Move::Pass)
+            .map(|m| m.mv.to_string())
+            .collect();
+        // The same line with moves taken back on the way: d3 for c4, and the second move
+        // played, taken back and played again.
+        let script = format!(
+            "d3\nundo\n{}\n{}\nundo\n{}\n{}\nquit\n",
+            mine[0],
+            mine[1],
+            mine[1],
+            mine[2..].join("\n")
+        );
+        let (undone, text) = play(&script);
+        assert_eq!(moves(&undone), moves(&straight), "{text}");
+        assert_eq!(undone.ending, Ending::Abandoned("quit".into()));
+        assert!(text.contains("taken back: d3 "), "{text}");
+        assert!(text.contains(&format!("taken back: {} ", mine[1])), "{text}");
+        // After a take-back the engine starts the game afresh and is told the moves kept; at
+        // depth 1 its answers are those of the straight game, values and node counts too.
+        for (a, b) in undone.moves.iter().zip(&straight.moves) {
+            assert_eq!((a.eval, a.depth, a.nodes), (b.eval, b.depth, b.nodes));
+        }
+    }
+
+    #[test]
+    fn a_take_back_refunds_the_engines_time_not_the_humans() {
+        let s = |n: u64| Duration::from_secs(n);
+        let tc = TimeControl::Clock {
+            base: s(100),
+            increment: s(1),
+        };
+        let (h, _) = human("", Color::Black);
+        let mut players = [h, Seat::in_process("pvs:depth=1").unwrap()];
+        let mut clocks = [Clock::new(tc), Clock::new(tc)];
+        let mut clocks_before = vec![clocks];
+        let played = |color, mv: &str, time| Played {
+            color,
+            mv: mv.parse().unwrap(),
+            time,
+            eval: None,
+            depth: None,
+            nodes: None,
+            limit: None,
+        };
+        // The human's d3 in 3 s, the engine's reply in 2 s, then 4 s before the undo.
+        let mut rec = GameRecord {
+            number: 1,
+            opening: start(),
+            a_color: Color::Black,
+            black: "human".into(),
+            white: "pvs:depth=1".into(),
+            moves: vec![played(Color::Black, "d3", s(3))],
+            black_margin: 0,
+            ending: Ending::Scored,
+            time_control: tc.ggf(),
+            time_use: [None; 2],
+        };
+        assert_eq!(clocks[0].charge(s(3), Duration::ZERO, true), ClockCheck::Ok);
+        clocks_before.push(clocks);
+        rec.moves.push(played(Color::White, "c3", s(2)));
+        assert_eq!(clocks[1].charge(s(2), Duration::ZERO, true), ClockCheck::Ok);
+        assert_eq!(clocks[0].spend(s(4), Duration::ZERO), ClockCheck::Ok);
+        assert_eq!((clocks[0].remaining(), clocks[1].remaining()), (s(94), s(99)));
+        let k = last_own_move(&rec.moves, Color::Black).unwrap();
+        assert_eq!(k, 0);
+        let pos = take_back(
+            &mut rec,
+            k,
+            &mut clocks,
+            &clocks_before,
+            Color::Black,
+            &mut players,
+            0,
+            &start(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(pos, othello_rules::Position::start());
+        assert!(rec.moves.is_empty());
+        // The engine gets its 2 s back; the human keeps the 7 s spent, without the increment.
+        assert_eq!((clocks[0].remaining(), clocks[1].remaining()), (s(93), s(100)));
+        // The same with the human white, in the second seat, after the engine's first move.
+        let (h, _) = human("", Color::White);
+        let mut players = [Seat::in_process("pvs:depth=1").unwrap(), h];
+        let mut clocks = [Clock::new(tc), Clock::new(tc)];
+        let mut clocks_before = vec![clocks];
+        rec.moves = vec![played(Color::Black, "f5", s(2))];
+        assert_eq!(clocks[0].charge(s(2), Duration::ZERO, true), ClockCheck::Ok);
+        clocks_before.push(clocks);
+        rec.moves.push(played(Color::White, "d6", s(5)));
+        assert_eq!(clocks[1].charge(s(5), Duration::ZERO, true), ClockCheck::Ok);
+        let k = last_own_move(&rec.moves, Color::White).unwrap();
+        let pos = take_back(
+            &mut rec,
+            k,
+            &mut clocks,
+            &clocks_before,
+            Color::White,
+            &mut players,
+            1,
+            &start(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            pos,
+            othello_rules::Position::start().play("f5".parse().unwrap()).unwrap()
+        );
+        assert_eq!(rec.moves.len(), 1);
+        assert_eq!((clocks[0].remaining(), clocks[1].remaining()), (s(99), s(95)));
+        assert_eq!(last_own_move(&[played(Color::Black, "pass", s(0))], Color::Black), None);
+        assert_eq!(last_own_move(&[played(Color::White, "d3", s(0))], Color::Black), None);
+    }
+
+    #[test]
+    fn a_human_as_white_plays_after_the_engine_and_a_game_plays_out() {
+        // The human always plays its first legal move, read from the prompt by a script
+        // written for the engine's deterministic answers: every line a square, tried in
+        // order (an illegal one only costs a message).
+        let mut script = String::new();
+        for _ in 0..40 {
+            for sq in othello_rules::Square::all() {
+                script += &format!("{sq}\n");
+            }
+        }
+        let (h, out) = human(&script, Color::White);
+        let mut players = [Seat::in_process("pvs:depth=1").unwrap(), h];
+        let rec = play_game(
+            1,
+            &start(),
+            Color::Black,
+            &mut players,
+            &settings(TimeControl::None),
+            None,
+        );
+        assert_eq!(rec.ending, Ending::Scored, "{}", out.text());
+        assert!(rec.final_position().is_game_over());
+        assert_eq!(rec.moves[0].color, Color::Black);
+        assert_eq!(rec.black_margin, rec.final_position().final_score_black());
+        assert!(out.text().contains("game over: black "));
+    }
+
+    #[test]
+    fn a_human_out_of_time_loses_on_time() {
+        // Input that never comes: the human's wait ends when the time per move is out.
+        let (mut h, _) = human::tests::scripted("", Color::Black);
+        let (reader, _keep) = std::io::pipe().unwrap();
+        h.set_input(Box::new(std::io::BufReader::new(reader)));
+        let h = Seat::Human(Box::new(h));
+        let mut players = [h, Seat::in_process("pvs:depth=1").unwrap()];
+        let st = TimeControl::PerMove(Duration::from_millis(60));
+        let rec = play_game(1, &start(), Color::Black, &mut players, &settings(st), None);
+        assert!(matches!(rec.ending, Ending::Time(Color::Black, _)), "{:?}", rec.ending);
+        assert_eq!(rec.black_margin, -64);
+    }
+
+    #[test]
+    fn a_humans_schedule_needs_a_human() {
+        let sources = [
+            PlayerSource::Builtin("pvs:depth=1".into()),
+            PlayerSource::Builtin("random".into()),
+        ];
+        let mut reported = 0;
+        // Without a human, a human's schedule is refused.
+        assert!(
+            run(
+                &sources,
+                &[start()],
+                Schedule::Human { games: 1 },
+                1,
+                &settings(TimeControl::None),
+                |_| {
+                    reported += 1;
+                    false
+                }
+            )
+            .is_err()
+        );
+        assert_eq!(reported, 0);
+        // A human is never played in pairs.
+        let with_human = [
+            PlayerSource::Human {
+                name: "human".into(),
+                colour: Color::Black,
+                hint: "pvs".into(),
+            },
+            PlayerSource::Builtin("random".into()),
+        ];
+        let refused = run(
+            &with_human,
+            &[start()],
+            Schedule::Pairs(0..1),
+            1,
+            &settings(TimeControl::None),
+            |_| {
+                reported += 1;
+                false
+            },
+        );
+        assert!(refused.is_err());
+        assert_eq!(reported, 0);
     }
 }

@@ -1,9 +1,11 @@
-//! The players of a match, both driven through `othello_engine::Player`: in-process engines
-//! built from specs (the searcher, MCTS, the random player) and external NBoard processes
-//! ([`ExternalPlayer`], which also reports failures and is told the game's history and times).
+//! The players of a match: in-process engines built from specs (the searcher, MCTS, the random
+//! player) and external NBoard processes ([`ExternalPlayer`], which also reports failures and
+//! is told the game's history and times), both driven through `othello_engine::Player`, and a
+//! person at the terminal ([`Human`]), who may also take a move back or quit.
 
 use super::clock::Clock;
 use super::external::ExternalPlayer;
+use super::human::Human;
 use crate::error::CliResult;
 use othello_engine::{Limits, Player, Reply, TimeLimit};
 use othello_rules::{Move, Position};
@@ -30,6 +32,8 @@ pub enum Failure {
     Illegal(Move),
     /// A pass while a move was available.
     PassWithMove,
+    /// The run was interrupted while the player was asked (the game is abandoned).
+    Interrupted,
 }
 
 impl std::fmt::Display for Failure {
@@ -48,6 +52,7 @@ impl std::fmt::Display for Failure {
             }
             Failure::Illegal(mv) => write!(f, "illegal move {mv}"),
             Failure::PassWithMove => f.write_str("passed with a legal move"),
+            Failure::Interrupted => f.write_str("interrupted"),
         }
     }
 }
@@ -68,6 +73,38 @@ pub enum Seat {
     },
     /// An external NBoard engine.
     External(Box<ExternalPlayer>),
+    /// A person at the terminal.
+    Human(Box<Human>),
+}
+
+/// What a player answers when asked for its move.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Turn {
+    /// A move, and the time limit an in-process player worked under (for the overshoot
+    /// figures).
+    Move(Reply, Option<TimeLimit>),
+    /// Take back the human's last move and what followed it (only when
+    /// [`TurnInfo::can_undo`]).
+    Undo,
+    /// The human's time ran out while the runner waited for the move.
+    TimeUp,
+    /// Leave the game unfinished (the reason: `quit`, the end of the input).
+    Quit(String),
+}
+
+/// What the runner tells the player whose turn it is.
+#[derive(Clone, Copy, Debug)]
+pub struct TurnInfo<'a> {
+    /// The mover's clock.
+    pub clock: &'a Clock,
+    /// The opponent's clock (shown to a human).
+    pub opponent_clock: &'a Clock,
+    /// Time an in-process player keeps in hand (see [`Clock::limits`]).
+    pub overhead: Duration,
+    /// The runner's flag margin: a human's wait ends at the time allowed plus it.
+    pub margin: Duration,
+    /// Whether the mover has a move of its own in the game to take back.
+    pub can_undo: bool,
 }
 
 impl Seat {
@@ -94,6 +131,7 @@ impl Seat {
         match self {
             Seat::InProcess { name, .. } => name.clone(),
             Seat::External(e) => e.name(),
+            Seat::Human(h) => h.name(),
         }
     }
 
@@ -114,21 +152,21 @@ impl Seat {
                 Ok(())
             }
             Seat::External(e) => e.start_game(root, moves, time_control),
+            Seat::Human(h) => {
+                h.new_game(root, moves);
+                Ok(())
+            }
         }
     }
 
-    /// The move in `pos` with `clock` for this side (an in-process player is told the clock
-    /// less `overhead`, see [`Clock::limits`]), and the time limit an in-process player worked
-    /// under (for the overshoot figures).
+    /// The answer in `pos` of the player whose turn `turn` describes: an engine's move (an
+    /// in-process player is told its clock less the overhead, see [`Clock::limits`]), or a
+    /// human's move, undo or quit.
     ///
     /// # Errors
     /// An external engine's failure (the runner checks legality for every player).
-    pub fn think(
-        &mut self,
-        pos: &Position,
-        clock: &Clock,
-        overhead: Duration,
-    ) -> Result<(Reply, Option<TimeLimit>), Failure> {
+    pub fn think(&mut self, pos: &Position, turn: &TurnInfo<'_>) -> Result<Turn, Failure> {
+        let (clock, overhead) = (turn.clock, turn.overhead);
         match self {
             Seat::InProcess { player, base, own, .. } => {
                 let mut spec_limits = base.clone();
@@ -138,7 +176,7 @@ impl Seat {
                 }
                 let limits = clock.limits(spec_limits, overhead);
                 let given = limits.time_limit(pos.empty_count());
-                Ok((player.think(pos, &limits), given))
+                Ok(Turn::Move(player.think(pos, &limits), given))
             }
             Seat::External(e) => {
                 // An external engine sees its true clock and keeps its own overhead.
@@ -146,9 +184,10 @@ impl Seat {
                 let reply = e.think(pos, &limits);
                 match e.take_failure() {
                     Some(f) => Err(f),
-                    None => Ok((reply, None)),
+                    None => Ok(Turn::Move(reply, None)),
                 }
             }
+            Seat::Human(h) => Ok(h.turn(pos, turn)),
         }
     }
 
@@ -157,6 +196,7 @@ impl Seat {
         match self {
             Seat::InProcess { player, .. } => player.observe(mv),
             Seat::External(e) => e.observe_timed(mv, Some(time)),
+            Seat::Human(h) => h.observe(mv, time),
         }
     }
 

@@ -44,6 +44,9 @@ pub enum Ending {
     Time(Color, String),
     /// The loser misbehaved (crash, illegal move, garbage).
     Forfeit(Color, String),
+    /// Left unfinished (a human player quit, or its input ended): the runner does not report
+    /// it, so no record holds it.
+    Abandoned(String),
 }
 
 /// A finished game.
@@ -116,13 +119,14 @@ impl GameRecord {
         (p.black().count(), p.white().count())
     }
 
-    /// `scored`, `adjudicated`, `time` or `forfeit`, and the reason.
+    /// `scored`, `adjudicated`, `time`, `forfeit` or `abandoned`, and the reason.
     pub fn ending_text(&self) -> (&'static str, Option<String>) {
         match &self.ending {
             Ending::Scored => ("scored", None),
             Ending::Adjudicated(n) => ("adjudicated", Some(format!("solved exactly at {n} empties"))),
             Ending::Time(c, why) => ("time", Some(format!("{c} lost on time: {why}"))),
             Ending::Forfeit(c, why) => ("forfeit", Some(format!("{c} forfeits: {why}"))),
+            Ending::Abandoned(why) => ("abandoned", Some(why.clone())),
         }
     }
 
@@ -152,7 +156,7 @@ impl GameRecord {
         let ending = match &self.ending {
             Ending::Scored | Ending::Adjudicated(_) => GgfEnding::Scored,
             Ending::Time(..) => GgfEnding::Timeout,
-            Ending::Forfeit(..) => GgfEnding::Resigned,
+            Ending::Forfeit(..) | Ending::Abandoned(_) => GgfEnding::Resigned,
         };
         g.result = Some(GgfResult {
             black_margin: self.black_margin as f64,

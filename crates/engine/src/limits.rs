@@ -191,9 +191,11 @@ impl GameClock {
 /// Most time held back from the clock for the overhead of answering (see [`allocate`]).
 pub const MAX_RESERVE: Duration = Duration::from_millis(500);
 
-/// Empty squares below which a player's moves are taken as free: the exact solver ends the
-/// game in milliseconds there, so [`allocate`] does not save time for those moves.
-pub const FREE_EMPTIES: u32 = 10;
+/// Empty squares from which a player's moves are taken as free: the default search hands
+/// the root to the exact solver at 14 empties, which ends the game in milliseconds there, so
+/// [`allocate`] saves no time for those moves (measured at 10+0.1 with 10: a game ended with
+/// 2.2-2.5 s of the 12.8 s given unused, the moves from 16 empties on taking 0-80 ms).
+pub const FREE_EMPTIES: u32 = 14;
 
 /// The fewest moves [`allocate`] shares the clock between, so that no move is given the
 /// whole clock.
@@ -210,13 +212,18 @@ pub const MIN_MOVES: u32 = 2;
 ///   nobody passes, less those the solver plays at once;
 /// - `target = min(usable / moves + increment, usable)`: an equal share of what is left plus the
 ///   increment this move earns;
-/// - `soft = target / 2`: no iteration starts after it (the search doubles it when the best
-///   move just changed, and skips an iteration whose first move it predicts to end after the
-///   hard bound: see `othello-search`'s deepening), so a move takes about the target on average;
-/// - `hard = min(2 * target, usable / 2)` (`usable` when `moves` is 1): a running iteration
-///   may overrun the target up to twice, never into the reserve nor past half of what is left
-///   while other moves remain (measured at 10+0.1 under load: with `usable` alone a move at 16
-///   empties took 0.86 s of 1.17 s, and the least time left after a move was 0.15 s).
+/// - `cap = usable / 2` (`usable` when `moves` is 1): no move takes more than half of what is
+///   left while other moves remain (measured at 10+0.1 under load: with `usable` alone a move
+///   at 16 empties took 0.86 s of 1.17 s, and the least time left after a move was 0.15 s);
+/// - `soft = min(target, cap)`: no iteration starts after it. The search adjusts it to the
+///   root (twice when the best move just changed, half when it stayed the same for several
+///   iterations) and skips an iteration whose first move it predicts to end after the hard
+///   bound: see `othello-search`'s deepening. With the halving on settled roots, most moves
+///   stop before the target, so the soft bound starts at the target (at `target / 2`, the
+///   midgame moves of `othello play pvs pvs --tc 10+0.1` used 0.54 of their target on average
+///   and each side 68-71% of its clock; at `target`, 0.96 and 85-88%);
+/// - `hard = min(2 * target, cap)`: a running iteration may overrun the target up to twice,
+///   never into the reserve nor past the cap.
 ///
 /// So `soft <= hard <= remaining`, and a player that stops at `hard` never loses on time as
 /// long as answering takes less than the reserve.
@@ -226,9 +233,9 @@ pub const MIN_MOVES: u32 = 2;
 /// use std::time::Duration;
 ///
 /// let ms = Duration::from_millis;
-/// // 10 s left, no increment, 20 empty squares: 5 moves to share 9.5 s.
-/// let t = allocate(&GameClock::new(ms(10_000), ms(0)), 20);
-/// assert_eq!((t.soft, t.hard), (ms(950), ms(3_800)));
+/// // 10 s left, no increment, 24 empty squares: 5 moves to share 9.5 s.
+/// let t = allocate(&GameClock::new(ms(10_000), ms(0)), 24);
+/// assert_eq!((t.soft, t.hard), (ms(1_900), ms(3_800)));
 /// ```
 pub fn allocate(clock: &GameClock, empties: u32) -> TimeLimit {
     let reserve = (clock.remaining / 20).min(MAX_RESERVE);
@@ -237,7 +244,7 @@ pub fn allocate(clock: &GameClock, empties: u32) -> TimeLimit {
     let moves = clock.moves_to_go.unwrap_or(own_moves).max(1);
     let target = (usable / moves + clock.increment).min(usable);
     let cap = if moves == 1 { usable } else { usable / 2 };
-    TimeLimit::new(target / 2, (target * 2).min(cap))
+    TimeLimit::new(target.min(cap), (target * 2).min(cap))
 }
 
 #[cfg(test)]
@@ -250,43 +257,66 @@ mod tests {
 
     #[test]
     fn allocate_follows_the_documented_formula() {
-        // 60 s sudden death, 50 empties: reserve 0.5 s, 20 moves (the last 10 empties are
-        // free), target 2.975 s.
-        let t = allocate(&GameClock::new(ms(60_000), ms(0)), 50);
-        assert_eq!((t.soft, t.hard), (ms(1_487) + Duration::from_micros(500), ms(5_950)));
+        let us = Duration::from_micros;
+        // 60 s sudden death, 46 empties: reserve 0.5 s, 16 moves (the last 14 empties are
+        // free), target 3.71875 s.
+        let t = allocate(&GameClock::new(ms(60_000), ms(0)), 46);
+        assert_eq!((t.soft, t.hard), (ms(3_718) + us(750), ms(7_437) + us(500)));
         // The increment is added to the share.
-        let t = allocate(&GameClock::new(ms(60_000), ms(1_000)), 50);
-        assert_eq!((t.soft, t.hard), (ms(1_987) + Duration::from_micros(500), ms(7_950)));
+        let t = allocate(&GameClock::new(ms(60_000), ms(1_000)), 46);
+        assert_eq!((t.soft, t.hard), (ms(4_718) + us(750), ms(9_437) + us(500)));
         // A tournament control overrides the estimate from the empties.
         let t = allocate(&GameClock::new(ms(10_000), ms(0)).with_moves_to_go(5), 60);
-        assert_eq!((t.soft, t.hard), (ms(950), ms(3_800)));
+        assert_eq!((t.soft, t.hard), (ms(1_900), ms(3_800)));
         let t = allocate(&GameClock::new(ms(10_000), ms(0)).with_moves_to_go(0), 40);
-        assert_eq!(t.hard, ms(9_500));
+        assert_eq!((t.soft, t.hard), (ms(9_500), ms(9_500)));
         // Near the end at least MIN_MOVES share the clock, and no move may take more than half
-        // of it while another move remains.
-        for empties in [0, 1, 5, 10, 13, 14] {
+        // of it while another move remains, the increment included.
+        for empties in [0, 1, 5, 10, 13, 14, 15, 16, 17, 18] {
             let t = allocate(&GameClock::new(ms(1_000), ms(0)), empties);
-            assert_eq!(
-                (t.soft, t.hard),
-                (ms(237) + Duration::from_micros(500), ms(475)),
-                "{empties}"
-            );
+            assert_eq!((t.soft, t.hard), (ms(475), ms(475)), "{empties}");
         }
         let t = allocate(&GameClock::new(ms(1_000), ms(1_000)), 14);
         assert_eq!((t.soft, t.hard), (ms(475), ms(475)));
         // The last move before a refill may use all that is usable.
         let t = allocate(&GameClock::new(ms(1_000), ms(0)).with_moves_to_go(1), 14);
-        assert_eq!((t.soft, t.hard), (ms(475), ms(950)));
-        // An odd count of the player's squares rounds its moves up: 15 empties, 3 moves.
-        let t = allocate(&GameClock::new(ms(3_000), ms(0)), 15);
-        assert_eq!(t.soft, ms(475));
-        let t = allocate(&GameClock::new(ms(3_000), ms(0)), 16);
-        assert_eq!(t.soft, ms(475));
-        let t = allocate(&GameClock::new(ms(3_000), ms(0)), 17);
-        assert_eq!(t.soft, ms(356) + Duration::from_micros(250));
+        assert_eq!((t.soft, t.hard), (ms(950), ms(950)));
+        // An odd count of the player's squares rounds its moves up: 19 empties, 3 moves.
+        let t = allocate(&GameClock::new(ms(3_000), ms(0)), 19);
+        assert_eq!((t.soft, t.hard), (ms(950), ms(1_425)));
+        let t = allocate(&GameClock::new(ms(3_000), ms(0)), 20);
+        assert_eq!(t.soft, ms(950));
+        let t = allocate(&GameClock::new(ms(3_000), ms(0)), 21);
+        assert_eq!((t.soft, t.hard), (ms(712) + us(500), ms(1_425)));
         // The reserve is capped: 1 h leaves 0.5 s aside, not 3 min.
         let t = allocate(&GameClock::new(ms(3_600_000), ms(0)).with_moves_to_go(1), 40);
         assert_eq!(t.hard, ms(3_599_500));
+    }
+
+    #[test]
+    fn a_player_that_always_takes_the_hard_bound_keeps_time_to_the_end() {
+        // Every move takes its whole hard bound: the clock keeps its reserve after each
+        // move, so it never runs out while answering takes less.
+        for (base, inc) in [(10_000, 100), (60_000, 500), (2_000, 50), (1_000, 0), (300, 1_000)] {
+            let mut remaining = ms(base);
+            for empties in (1..=60).rev().step_by(2) {
+                let t = allocate(&GameClock::new(remaining, ms(inc)), empties);
+                let reserve = (remaining / 20).min(MAX_RESERVE);
+                assert!(
+                    t.soft <= t.hard && t.hard + reserve <= remaining,
+                    "{base}+{inc} at {empties}"
+                );
+                remaining -= t.hard;
+                assert!(
+                    remaining >= reserve && !remaining.is_zero(),
+                    "{base}+{inc} at {empties}"
+                );
+                remaining += ms(inc);
+            }
+        }
+        // The increment is spent: it raises both bounds.
+        let c = |inc| allocate(&GameClock::new(ms(10_000), ms(inc)), 40);
+        assert!(c(500).soft > c(0).soft && c(500).hard > c(0).hard);
     }
 
     #[test]
@@ -319,10 +349,10 @@ mod tests {
     #[test]
     fn limits_combine_time_and_clock_by_the_tighter_bound() {
         let l = Limits::time(ms(100), ms(10_000)).with_clock(GameClock::new(ms(10_000), ms(0)));
-        // Clock: 5 moves of 1.9 s: soft 950 ms, hard 3.8 s.
-        assert_eq!(l.time_limit(20), Some(TimeLimit::new(ms(100), ms(3_800))));
+        // Clock: 5 moves of 1.9 s: soft 1.9 s, hard 3.8 s.
+        assert_eq!(l.time_limit(24), Some(TimeLimit::new(ms(100), ms(3_800))));
         let l = Limits::time(ms(2_000), ms(3_000)).with_clock(GameClock::new(ms(10_000), ms(0)));
-        assert_eq!(l.time_limit(20), Some(TimeLimit::new(ms(950), ms(3_000))));
+        assert_eq!(l.time_limit(24), Some(TimeLimit::new(ms(1_900), ms(3_000))));
         assert_eq!(Limits::depth(3).time_limit(20), None);
         // A fixed time per move: both bounds at it.
         assert_eq!(

@@ -74,13 +74,19 @@ pub struct SearchConfig {
     /// see [`Selectivity`]. Ignored by the reference algorithms and by evaluations without a
     /// cut table.
     pub selectivity: Selectivity,
+    /// Under a game clock, stop deepening at half the soft bound once the best move stayed the
+    /// same for several iterations, giving the time back to the clock (see the deepening's
+    /// `soft_bound`, docs/engine.md "Time"); off keeps the plain soft bound. A fixed time per
+    /// move and depth or node limits are not affected.
+    pub stable_stop: bool,
 }
 
 impl Default for SearchConfig {
     /// PVS, 16 MiB, one thread, no quiescence, killers + history + mobility ordering,
     /// aspiration windows, endgame solver from 14 empties, no multi-PV, selectivity level 3
-    /// (selective only with an evaluation that has a cut table). The ordering choice is
-    /// measured in `docs/BENCHMARKS.md`, the selectivity in `docs/search.md`.
+    /// (selective only with an evaluation that has a cut table), stable stop on. The ordering
+    /// choice is measured in `docs/BENCHMARKS.md`, the selectivity in `docs/search.md`, the
+    /// stable stop in `docs/engine.md` ("Time") and `docs/BENCHMARKS.md`.
     fn default() -> SearchConfig {
         SearchConfig {
             algorithm: Algorithm::Pvs,
@@ -94,6 +100,7 @@ impl Default for SearchConfig {
             endgame_empties: 14,
             multi_pv: false,
             selectivity: DEFAULT_SELECTIVITY,
+            stable_stop: true,
         }
     }
 }
@@ -173,6 +180,13 @@ impl SearchConfig {
     #[must_use]
     pub fn with_multi_pv(mut self, multi_pv: bool) -> SearchConfig {
         self.multi_pv = multi_pv;
+        self
+    }
+
+    /// Sets [`SearchConfig::stable_stop`].
+    #[must_use]
+    pub fn with_stable_stop(mut self, stable_stop: bool) -> SearchConfig {
+        self.stable_stop = stable_stop;
         self
     }
 }

@@ -11,14 +11,17 @@
 //! again.
 //!
 //! **Time.** Under a time limit ([`TimeLimit`](crate::TimeLimit)), [`start_next`] decides
-//! before each iteration from the times of the previous ones: no iteration starts after the
-//! soft bound (doubled, up to the hard bound, when the best move changed in the last
-//! iteration: an unstable root earns more time), nor, under a clock (soft below hard), when
-//! its first root move is predicted to end after the hard bound ([`predict_next`] times
-//! `FIRST_MOVE_SHARE`). A fixed time per move (soft equal to hard) starts every iteration it
-//! can: the time it does not spend is lost, and an aborted iteration still fills the table
-//! and may prove a move better than the previous best, which then replaces it (see
-//! `root.rs`). The hard bound itself aborts the running iteration (polled every 1024 nodes).
+//! before each iteration from the times and best moves of the previous ones: no iteration
+//! starts after the soft bound as [`soft_bound`] adjusts it to the root's stability (doubled,
+//! up to the hard bound, when the best move changed in the last iteration: an unstable root
+//! earns more time; under a clock with [`SearchConfig::stable_stop`], halved when the same
+//! move was best in the last `STABLE_ITERATIONS` iterations: a settled root gives its time
+//! back to the clock), nor, under a clock (soft below hard), when its first root move is
+//! predicted to end after the hard bound ([`predict_next`] times `FIRST_MOVE_SHARE`). A fixed
+//! time per move (soft equal to hard) starts every iteration it can: the time it does not
+//! spend is lost, and an aborted iteration still fills the table and may prove a move better
+//! than the previous best, which then replaces it (see `root.rs`). The hard bound itself
+//! aborts the running iteration (polled every 1024 nodes).
 
 use crate::limits::Clock;
 use crate::ordering::{MovePicker, OrderingHints};
@@ -54,6 +57,14 @@ pub(crate) const GROWTH_MAX: f64 = 8.0;
 /// the last iteration.
 pub(crate) const UNSTABLE_FACTOR: u32 = 2;
 
+/// Under a clock with [`SearchConfig::stable_stop`], the soft bound is divided by
+/// `STABLE_DIVISOR` once the last `STABLE_ITERATIONS` completed iterations all returned the
+/// same best move.
+pub(crate) const STABLE_ITERATIONS: usize = 4;
+
+/// See [`STABLE_ITERATIONS`].
+pub(crate) const STABLE_DIVISOR: u32 = 2;
+
 /// The predicted time of the next iteration from the times of the completed ones (oldest
 /// first): the last one times the growth of the step of the same parity (two steps back:
 /// Othello's iterations alternate cheap and dear steps, 2x then 5x in the middle game), else
@@ -74,17 +85,36 @@ pub(crate) fn predict_next(times: &[Duration]) -> Duration {
     last.mul_f64(growth)
 }
 
-/// Whether to start the next iteration, `elapsed` after the call of the search, under `limit`
-/// (none: always), given the times of the completed iterations (`times`, oldest first) and
-/// whether the last one changed the best move (`unstable`). See the module docs.
-pub(crate) fn start_next(elapsed: Duration, limit: Option<TimeLimit>, times: &[Duration], unstable: bool) -> bool {
-    let Some(limit) = limit else { return true };
-    let soft = if unstable {
-        (limit.soft * UNSTABLE_FACTOR).min(limit.hard)
+/// The soft bound after the completed iterations whose best moves are `bests` (oldest
+/// first): twice `limit.soft` (at most `limit.hard`) when the last iteration changed the best
+/// move; half of it when `stable_stop` is set, the limit is a clock's (soft below hard) and
+/// the last [`STABLE_ITERATIONS`] iterations agreed; else `limit.soft`. A fixed time per move
+/// is never shortened: the time it does not spend is lost.
+pub(crate) fn soft_bound(limit: TimeLimit, bests: &[Move], stable_stop: bool) -> Duration {
+    let n = bests.len();
+    if n >= 2 && bests[n - 1] != bests[n - 2] {
+        return (limit.soft * UNSTABLE_FACTOR).min(limit.hard);
+    }
+    let settled = n >= STABLE_ITERATIONS && bests[n - STABLE_ITERATIONS..].iter().all(|&b| b == bests[n - 1]);
+    if stable_stop && settled && limit.soft < limit.hard {
+        limit.soft / STABLE_DIVISOR
     } else {
         limit.soft
-    };
-    if elapsed >= soft {
+    }
+}
+
+/// Whether to start the next iteration, `elapsed` after the call of the search, under `limit`
+/// (none: always), given the times of the completed iterations (`times`, oldest first) and
+/// their best moves (`bests`, for [`soft_bound`] with `stable_stop`). See the module docs.
+pub(crate) fn start_next(
+    elapsed: Duration,
+    limit: Option<TimeLimit>,
+    times: &[Duration],
+    bests: &[Move],
+    stable_stop: bool,
+) -> bool {
+    let Some(limit) = limit else { return true };
+    if elapsed >= soft_bound(limit, bests, stable_stop) {
         return false;
     }
     if limit.soft >= limit.hard {
@@ -210,11 +240,18 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
     // Completed scores by depth: the aspiration guess is the score of the same parity.
     let mut scores: Vec<i32> = Vec::new();
     let mut depth = first.max(1);
-    // The times of the completed iterations, and whether the last changed the best move.
-    let (mut times, mut unstable) = (Vec::new(), false);
+    // The times and best moves of the completed iterations.
+    let (mut times, mut bests) = (Vec::new(), Vec::new());
     while depth <= max_depth {
         if depth > first
-            && (clock.must_stop() || !start_next(clock.since_origin(), clock.time_limit(), &times, unstable))
+            && (clock.must_stop()
+                || !start_next(
+                    clock.since_origin(),
+                    clock.time_limit(),
+                    &times,
+                    &bests,
+                    config.stable_stop,
+                ))
         {
             break;
         }
@@ -252,7 +289,7 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
         move_to_front(&mut order, out.best);
         scores.push(out.score);
         times.push(clock.since_origin().saturating_sub(started));
-        unstable = previous_best.is_some_and(|b| b != out.best);
+        bests.push(out.best);
         last = Some(Completed {
             depth,
             score: out.score,
@@ -297,34 +334,77 @@ mod tests {
         assert_eq!(predict_next(&[ms(0), ms(10)]), ms(30));
     }
 
+    /// Best moves from square indices.
+    fn moves(squares: &[u8]) -> Vec<Move> {
+        squares
+            .iter()
+            .map(|&i| Move::Place(Square::from_index(i).unwrap()))
+            .collect()
+    }
+
     #[test]
     fn a_clock_starts_only_iterations_whose_first_move_ends_in_time() {
         let limit = Some(TimeLimit::new(ms(100), ms(400)));
+        let steady = moves(&[19, 19]);
         // Predicted next 160 ms, its first move 80: from 300 it ends at 380, in time.
-        assert!(start_next(ms(90), limit, &[ms(10), ms(40)], false));
+        assert!(start_next(ms(90), limit, &[ms(10), ms(40)], &steady, true));
         // From 99 ms with a prediction of 3 * 200 = 600 (first move 300): 399, in time.
-        assert!(start_next(ms(99), limit, &[ms(200)], false));
+        assert!(start_next(ms(99), limit, &[ms(200)], &steady[..1], true));
         // From 99 ms with 3 * 202 = 606 (first move 303): 402, late.
-        assert!(!start_next(ms(99), limit, &[ms(202)], false));
+        assert!(!start_next(ms(99), limit, &[ms(202)], &steady[..1], true));
         // The soft bound stops anything.
-        assert!(!start_next(ms(100), limit, &[ms(1)], false));
+        assert!(!start_next(ms(100), limit, &[ms(1)], &steady, false));
         // An unstable root doubles the soft bound (up to the hard one).
-        assert!(start_next(ms(150), limit, &[ms(10), ms(40)], true));
-        assert!(!start_next(ms(200), limit, &[ms(1)], true));
+        let changed = moves(&[19, 26]);
+        assert!(start_next(ms(150), limit, &[ms(10), ms(40)], &changed, false));
+        assert!(!start_next(ms(200), limit, &[ms(1), ms(1)], &changed, true));
         let tight = Some(TimeLimit::new(ms(100), ms(150)));
-        assert!(start_next(ms(120), tight, &[ms(1)], true));
-        assert!(!start_next(ms(150), tight, &[ms(1)], true));
+        assert!(start_next(ms(120), tight, &[ms(1), ms(1)], &changed, true));
+        assert!(!start_next(ms(150), tight, &[ms(1), ms(1)], &changed, true));
         // No time limit: always.
-        assert!(start_next(ms(1_000_000), None, &[ms(1_000_000)], false));
+        assert!(start_next(ms(1_000_000), None, &[ms(1_000_000)], &changed, true));
+    }
+
+    #[test]
+    fn the_soft_bound_follows_the_best_moves() {
+        let clock = TimeLimit::new(ms(100), ms(400));
+        // Before two iterations nothing is known: the plain soft bound.
+        assert_eq!(soft_bound(clock, &[], true), ms(100));
+        assert_eq!(soft_bound(clock, &moves(&[19]), true), ms(100));
+        // The last iteration changed the best move: twice, up to the hard bound.
+        assert_eq!(soft_bound(clock, &moves(&[19, 26]), true), ms(200));
+        assert_eq!(soft_bound(clock, &moves(&[19, 19, 19, 19, 26]), true), ms(200));
+        assert_eq!(
+            soft_bound(TimeLimit::new(ms(100), ms(150)), &moves(&[19, 26]), false),
+            ms(150)
+        );
+        // Three agreeing iterations are not yet settled; four are: half, with stable stop on.
+        assert_eq!(soft_bound(clock, &moves(&[26, 19, 19, 19]), true), ms(100));
+        assert_eq!(soft_bound(clock, &moves(&[19, 19, 19, 19]), true), ms(50));
+        assert_eq!(soft_bound(clock, &moves(&[26, 26, 19, 19, 19, 19]), true), ms(50));
+        assert_eq!(soft_bound(clock, &moves(&[19, 19, 19, 19]), false), ms(100));
+        // An earlier change no longer counts once the last four agree.
+        assert_eq!(soft_bound(clock, &moves(&[19, 26, 26, 26, 26]), true), ms(50));
+        assert_eq!(soft_bound(clock, &moves(&[19, 26, 19, 19, 19]), true), ms(100));
+        // A fixed time per move is never shortened (what it does not spend is lost).
+        let fixed = TimeLimit::new(ms(70), ms(70));
+        assert_eq!(soft_bound(fixed, &moves(&[19, 19, 19, 19, 19]), true), ms(70));
+        // The stop decision uses it.
+        let settled = moves(&[19, 19, 19, 19]);
+        assert!(!start_next(ms(50), Some(clock), &[ms(1); 4], &settled, true));
+        assert!(start_next(ms(49), Some(clock), &[ms(1); 4], &settled, true));
+        assert!(start_next(ms(50), Some(clock), &[ms(1); 4], &settled, false));
     }
 
     #[test]
     fn a_fixed_move_time_starts_every_iteration_until_the_end() {
         let limit = Some(TimeLimit::new(ms(72), ms(72)));
+        let settled = moves(&[19, 19, 19, 19]);
         // Even one that cannot finish: the time would be lost.
-        assert!(start_next(ms(71), limit, &[ms(10), ms(50)], false));
-        assert!(start_next(ms(0), limit, &[], false));
-        assert!(!start_next(ms(72), limit, &[ms(1)], false));
-        assert!(!start_next(ms(72), limit, &[ms(1)], true));
+        assert!(start_next(ms(71), limit, &[ms(10), ms(50)], &settled[..2], true));
+        assert!(start_next(ms(71), limit, &[ms(1); 4], &settled, true));
+        assert!(start_next(ms(0), limit, &[], &[], true));
+        assert!(!start_next(ms(72), limit, &[ms(1)], &settled[..1], false));
+        assert!(!start_next(ms(72), limit, &[ms(1), ms(1)], &moves(&[19, 26]), true));
     }
 }

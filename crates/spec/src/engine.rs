@@ -30,6 +30,7 @@ pub const SEARCH_KEYS: &[&str] = &[
     "aspiration",
     "endgame",
     "selectivity",
+    "stablestop",
 ];
 /// Keys of the MCTS engine.
 pub const MCTS_KEYS: &[&str] = &[
@@ -156,6 +157,9 @@ pub fn search_config(spec: &mut Spec, algorithm: Algorithm) -> Result<(SearchCon
     }
     if let Some(a) = spec.flag("aspiration")? {
         config.aspiration = a;
+    }
+    if let Some(s) = spec.flag("stablestop")? {
+        config.stable_stop = s;
     }
     if let Some(e) = spec.get::<u32>("endgame", "a number of empty squares")? {
         config.endgame_empties = e;
@@ -438,13 +442,13 @@ mod tests {
     #[test]
     fn keys_reach_the_configuration_and_the_limits() {
         let Engine::Search { searcher, limits } =
-            engine("pvs:time=100,nodes=5000,tt=2,threads=2,quiescence=off,killers=off,history=off,mobility=off,aspiration=off,endgame=12,eval=mobility*10").unwrap()
+            engine("pvs:time=100,nodes=5000,tt=2,threads=2,quiescence=off,killers=off,history=off,mobility=off,aspiration=off,endgame=12,stablestop=off,eval=mobility*10").unwrap()
         else {
             panic!("a search")
         };
         let c = searcher.config();
         assert_eq!((c.tt_mib, c.threads, c.endgame_empties), (2, 2, 12));
-        assert!(!(c.quiescence || c.killers || c.history || c.mobility_ordering || c.aspiration));
+        assert!(!(c.quiescence || c.killers || c.history || c.mobility_ordering || c.aspiration || c.stable_stop));
         assert!(matches!(searcher.evaluator(), SpecEval::Weighted(_)));
         let t = limits.time.unwrap();
         // A fixed time per move: both bounds at it.
@@ -512,7 +516,7 @@ mod tests {
             ),
             (
                 "pvs:playouts=3",
-                "unknown key 'playouts' for engine 'pvs' (known: depth, time, nodes, eval, weights, tt, threads, quiescence, killers, history, mobility, aspiration, endgame, selectivity)",
+                "unknown key 'playouts' for engine 'pvs' (known: depth, time, nodes, eval, weights, tt, threads, quiescence, killers, history, mobility, aspiration, endgame, selectivity, stablestop)",
             ),
             (
                 "mcts:nodes=3,playouts=4",

@@ -99,6 +99,43 @@ pub struct PlayArgs {
     json: bool,
 }
 
+/// Each player's time use over the games of a match, for the summary (see
+/// [`TimeUse`](crate::arena::clock::TimeUse)).
+#[derive(Default)]
+struct TimeTotals {
+    /// Every game's [`TimeUse`](crate::arena::clock::TimeUse) of A and B, when both have one.
+    games: Vec<[crate::arena::clock::TimeUse; 2]>,
+}
+
+impl TimeTotals {
+    fn add(&mut self, rec: &GameRecord) {
+        if let (Some(a), Some(b)) = (rec.time_use(true), rec.time_use(false)) {
+            self.games.push([a, b]);
+        }
+    }
+
+    /// The mean of `f` over the games where it is known, per side; `None` when a side has none.
+    fn mean(&self, f: impl Fn(&crate::arena::clock::TimeUse) -> Option<f64>) -> Option<[f64; 2]> {
+        let side = |i: usize| {
+            let v: Vec<f64> = self.games.iter().filter_map(|g| f(&g[i])).collect();
+            (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
+        };
+        Some([side(0)?, side(1)?])
+    }
+
+    /// The least time left after a move over all games, per side, in seconds.
+    fn least_left(&self) -> Option<[f64; 2]> {
+        let side = |i: usize| {
+            self.games
+                .iter()
+                .filter_map(|g| g[i].least_left)
+                .min()
+                .map(|d| d.as_secs_f64())
+        };
+        Some([side(0)?, side(1)?])
+    }
+}
+
 /// The SPRT options shared by `othello play` and `othello stats`.
 #[derive(clap::Args, Debug)]
 pub struct SprtArgs {
@@ -673,9 +710,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
     let mut write_error: Option<String> = None;
     let started = Instant::now();
     let (mut flags, mut forfeits) = (0u64, 0u64);
-    // Sums of each player's share of its time used, and the games counted.
-    let mut shares = [0.0f64; 2];
-    let mut timed_games = 0u64;
+    let mut time_totals = TimeTotals::default();
     crate::arena::run(
         &sources,
         &openings,
@@ -704,11 +739,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
             } else {
                 pending.insert(pair, half);
             }
-            if let (Some(a), Some(b)) = (rec.share_used(true), rec.share_used(false)) {
-                shares[0] += a;
-                shares[1] += b;
-                timed_games += 1;
-            }
+            time_totals.add(&rec);
             let (ending, reason) = rec.ending_text();
             match ending {
                 "time" => flags += 1,
@@ -784,8 +815,11 @@ pub fn run(args: &PlayArgs) -> CliResult {
     let interrupted = interrupt.received();
     let elapsed = started.elapsed().as_secs_f64();
     let (stats, _, _) = summary(&penta, sprt);
-    // The mean over the games of each player's share of its time (see `Clock::share_used`).
-    let time_used = (timed_games > 0).then(|| shares.map(|s| s / timed_games as f64));
+    // The means over the games of each player's share of its time (see `Clock::time_use`).
+    let time_used = time_totals.mean(|u| Some(u.share));
+    let time_searched = time_totals.mean(|u| u.searched);
+    let time_left = time_totals.mean(|u| u.left.map(|d| d.as_secs_f64()));
+    let least_left = time_totals.least_left();
     out.line(
         || {
             let mut s = format!(
@@ -803,6 +837,14 @@ pub fn run(args: &PlayArgs) -> CliResult {
             if let Some([a, b]) = time_used {
                 s += &format!(", time used A {:.1}% B {:.1}%", a * 100.0, b * 100.0);
             }
+            if let Some([a, b]) = time_searched {
+                s += &format!(" (searched moves A {:.1}% B {:.1}%)", a * 100.0, b * 100.0);
+            }
+            if let (Some([a, b]), Some([la, lb])) = (time_left, least_left) {
+                s += &format!(
+                    ", time left at the end A {a:.2} s B {b:.2} s (least after a move A {la:.2} s B {lb:.2} s)"
+                );
+            }
             if let Some((_, signal)) = interrupted {
                 s += &format!(", interrupted by {signal}");
             }
@@ -814,6 +856,10 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 "time_control": settings.time.describe(), "concurrency": args.concurrency,
                 "flags": flags, "forfeits": forfeits, "seconds": elapsed,
                 "a_time_used": time_used.map(|t| t[0]), "b_time_used": time_used.map(|t| t[1]),
+                "a_time_searched": time_searched.map(|t| t[0]),
+                "b_time_searched": time_searched.map(|t| t[1]),
+                "a_time_left": time_left.map(|t| t[0]), "b_time_left": time_left.map(|t| t[1]),
+                "a_least_left": least_left.map(|t| t[0]), "b_least_left": least_left.map(|t| t[1]),
                 "games_per_second": tally.games() as f64 / elapsed.max(1e-9),
                 "pair_range": pair_range.map(|(a, b)| [a, b]),
                 "interrupted": interrupted.map(|(_, signal)| signal)});

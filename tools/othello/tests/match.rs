@@ -379,6 +379,70 @@ fn a_fixed_move_time_is_used_and_not_exceeded() {
         }
         let share = |k: &str| g[k].as_f64().unwrap();
         assert!(share("a_time_used") > 0.0 && share("b_time_used") > 0.0);
+        // The searched moves (a choice and no exact result) carry the time: their share is
+        // at least that of all moves, which include forced and solved ones.
+        for side in ["a", "b"] {
+            let searched = share(&format!("{side}_time_searched"));
+            assert!(searched >= share(&format!("{side}_time_used")) - 1e-9, "{side}: {g}");
+            // A fixed time has no clock to leave over.
+            assert!(g[format!("{side}_time_left")].is_null() && g[format!("{side}_least_left")].is_null());
+        }
+    }
+}
+
+#[test]
+fn a_short_clock_is_used_without_a_flag_and_reported() {
+    // 2 s + 50 ms a move, the default engine on both sides, no margin: no move may take more
+    // than the time left, and the clock is spent, not hoarded. One pair, both games at once:
+    // the clocks bound the run at about 7 s of wall time.
+    let jsonl = tmp("tc.jsonl");
+    let _ = std::fs::remove_file(&jsonl);
+    let (games, summary) = play(&[
+        "pvs",
+        "pvs",
+        "--tc",
+        "2+0.05",
+        "-g",
+        "2",
+        "--concurrency",
+        "2",
+        "--jsonl",
+        jsonl.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        (summary["games"].as_u64(), summary["flags"].as_u64()),
+        (Some(2), Some(0)),
+        "{summary}"
+    );
+    assert_eq!(summary["time_control"], "2+0.05");
+    let written: Vec<Value> = std::fs::read_to_string(&jsonl)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(written.len(), 2);
+    for record in games.iter().chain(&written) {
+        assert_eq!(record["ending"], "scored", "{record}");
+    }
+    for side in ["a", "b"] {
+        let key = |k: &str| format!("{side}_{k}");
+        for record in games.iter().chain(&written) {
+            let used = record[key("time_used")].as_f64().unwrap();
+            let left = record[key("time_left")].as_f64().unwrap();
+            let least = record[key("least_left")].as_f64().unwrap();
+            // Given 2 s plus 50 ms for each of its moves; more than a third of it used.
+            assert!(used > 0.33 && used <= 1.0, "{side}: {used}");
+            assert!(
+                left > 0.0 && least > 0.0 && least <= left + 0.05,
+                "{side}: {left} {least}"
+            );
+            // The searched-move share is for a fixed time per move only.
+            assert!(record[key("time_searched")].is_null());
+        }
+        for k in ["time_used", "time_left", "least_left"] {
+            assert!(summary[key(k)].as_f64().is_some_and(|v| v > 0.0), "{k}: {summary}");
+        }
+        assert!(summary[key("time_searched")].is_null(), "{summary}");
     }
 }
 

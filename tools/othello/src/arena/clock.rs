@@ -111,6 +111,27 @@ pub struct Clock {
     used: Duration,
     /// Moves charged so far.
     moves: u32,
+    /// Time and count of the searched moves charged so far (see [`Clock::charge`]).
+    searched_used: Duration,
+    searched_moves: u32,
+    /// The least time left after a move charged so far (a clock only).
+    least_left: Option<Duration>,
+}
+
+/// How one side used its time in a game: the records' `a_time_used`, `a_time_searched`,
+/// `a_time_left`, `a_least_left` and B's (see docs/cli.md, "Clocks").
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeUse {
+    /// The share of its time used over all its moves ([`Clock::share_used`]).
+    pub share: f64,
+    /// Under a fixed time per move, the share of it used on the searched moves (more than one
+    /// legal move, no exact result: the moves that had a reason to use the time); `None` under a
+    /// clock or without a searched move.
+    pub searched: Option<f64>,
+    /// Under a clock, the time left at the end of the game.
+    pub left: Option<Duration>,
+    /// Under a clock, the least time left after one of its moves.
+    pub least_left: Option<Duration>,
 }
 
 /// The verdict of the clock on one move.
@@ -137,7 +158,29 @@ impl Clock {
             remaining,
             used: Duration::ZERO,
             moves: 0,
+            searched_used: Duration::ZERO,
+            searched_moves: 0,
+            least_left: None,
         }
+    }
+
+    /// How this side used its time so far; `None` without a clock or before the first move.
+    pub fn time_use(&self) -> Option<TimeUse> {
+        let share = self.share_used()?;
+        let (searched, left) = match self.control {
+            TimeControl::PerMove(t) => {
+                let given = t * self.searched_moves;
+                let searched = (!given.is_zero()).then(|| self.searched_used.as_secs_f64() / given.as_secs_f64());
+                (searched, None)
+            }
+            _ => (None, Some(self.remaining)),
+        };
+        Some(TimeUse {
+            share,
+            searched,
+            left,
+            least_left: self.least_left,
+        })
     }
 
     /// The share of its time this side used so far: the time its moves took over what it was
@@ -182,10 +225,16 @@ impl Clock {
     }
 
     /// Charges a move that took `used`: flags it if over the limit plus `margin`, else takes
-    /// the time off and adds the increment.
-    pub fn charge(&mut self, used: Duration, margin: Duration) -> ClockCheck {
+    /// the time off and adds the increment. `searched` tells a move the player searched (more
+    /// than one legal move and no exact result) from one it could answer at once, for
+    /// [`TimeUse::searched`].
+    pub fn charge(&mut self, used: Duration, margin: Duration, searched: bool) -> ClockCheck {
         self.used += used;
         self.moves += 1;
+        if searched {
+            self.searched_used += used;
+            self.searched_moves += 1;
+        }
         match self.control {
             TimeControl::None => ClockCheck::Ok,
             TimeControl::PerMove(t) => {
@@ -201,7 +250,9 @@ impl Clock {
                     self.remaining = Duration::ZERO;
                     ClockCheck::Flag { allowed }
                 } else {
-                    self.remaining = self.remaining.saturating_sub(used) + increment;
+                    let left = self.remaining.saturating_sub(used);
+                    self.least_left = Some(self.least_left.map_or(left, |l| l.min(left)));
+                    self.remaining = left + increment;
                     ClockCheck::Ok
                 }
             }
@@ -331,17 +382,17 @@ mod tests {
             base: ms(1000),
             increment: ms(100),
         });
-        assert_eq!(c.charge(ms(300), ms(0)), ClockCheck::Ok);
+        assert_eq!(c.charge(ms(300), ms(0), true), ClockCheck::Ok);
         assert_eq!(c.remaining(), ms(800));
         // 850 ms is within 800 + 50 margin; the clock floors at zero before the increment.
-        assert_eq!(c.charge(ms(850), ms(50)), ClockCheck::Ok);
+        assert_eq!(c.charge(ms(850), ms(50), true), ClockCheck::Ok);
         assert_eq!(c.remaining(), ms(100));
-        assert_eq!(c.charge(ms(151), ms(50)), ClockCheck::Flag { allowed: ms(100) });
+        assert_eq!(c.charge(ms(151), ms(50), true), ClockCheck::Flag { allowed: ms(100) });
         let mut p = Clock::new(TimeControl::PerMove(ms(100)));
-        assert_eq!(p.charge(ms(100), ms(0)), ClockCheck::Ok);
-        assert_eq!(p.charge(ms(101), ms(0)), ClockCheck::Flag { allowed: ms(100) });
+        assert_eq!(p.charge(ms(100), ms(0), true), ClockCheck::Ok);
+        assert_eq!(p.charge(ms(101), ms(0), true), ClockCheck::Flag { allowed: ms(100) });
         let mut n = Clock::new(TimeControl::None);
-        assert_eq!(n.charge(ms(1_000_000), ms(0)), ClockCheck::Ok);
+        assert_eq!(n.charge(ms(1_000_000), ms(0), false), ClockCheck::Ok);
     }
 
     #[test]
@@ -362,17 +413,49 @@ mod tests {
             increment: ms(100),
         });
         assert_eq!(c.share_used(), None);
-        c.charge(ms(300), ms(0));
-        c.charge(ms(300), ms(0));
+        c.charge(ms(300), ms(0), true);
+        c.charge(ms(300), ms(0), true);
         // 600 ms of 1000 + 2 * 100.
         assert_eq!(c.share_used(), Some(0.5));
         let mut p = Clock::new(TimeControl::PerMove(ms(100)));
-        p.charge(ms(90), ms(0));
-        p.charge(ms(60), ms(0));
+        p.charge(ms(90), ms(0), true);
+        p.charge(ms(60), ms(0), true);
         assert!((p.share_used().unwrap() - 0.75).abs() < 1e-12);
         let mut n = Clock::new(TimeControl::None);
-        n.charge(ms(5), ms(0));
+        n.charge(ms(5), ms(0), true);
         assert_eq!(n.share_used(), None);
+    }
+
+    #[test]
+    fn the_time_use_separates_searched_moves_and_tracks_the_time_left() {
+        // A fixed time per move: all moves count in the share, the searched ones alone in
+        // `searched`.
+        let mut p = Clock::new(TimeControl::PerMove(ms(100)));
+        assert_eq!(p.time_use(), None);
+        p.charge(ms(90), ms(0), true);
+        p.charge(ms(2), ms(0), false);
+        p.charge(ms(80), ms(0), true);
+        let u = p.time_use().unwrap();
+        assert!((u.share - 172.0 / 300.0).abs() < 1e-12);
+        assert!((u.searched.unwrap() - 0.85).abs() < 1e-12);
+        assert_eq!((u.left, u.least_left), (None, None));
+        let mut forced = Clock::new(TimeControl::PerMove(ms(100)));
+        forced.charge(ms(1), ms(0), false);
+        assert_eq!(forced.time_use().unwrap().searched, None);
+        // A clock: the time left at the end and the least left after a move (before its
+        // increment).
+        let mut c = Clock::new(TimeControl::Clock {
+            base: ms(1000),
+            increment: ms(100),
+        });
+        c.charge(ms(700), ms(0), true);
+        c.charge(ms(100), ms(0), true);
+        c.charge(ms(50), ms(0), false);
+        let u = c.time_use().unwrap();
+        assert_eq!(u.searched, None);
+        assert_eq!((u.left, u.least_left), (Some(ms(450)), Some(ms(300))));
+        assert!((u.share - 850.0 / 1300.0).abs() < 1e-12);
+        assert_eq!(Clock::new(TimeControl::None).time_use(), None);
     }
 
     #[test]
@@ -390,7 +473,7 @@ mod tests {
         );
         // The overhead takes at most half of what is left.
         let mut low = c;
-        low.charge(ms(4960), ms(0));
+        low.charge(ms(4960), ms(0), true);
         assert_eq!(
             low.limits(Limits::none(), ms(30)).clock,
             Some(GameClock::new(ms(30), ms(20)))

@@ -201,7 +201,7 @@ pub fn play_game(
         black_margin: 0,
         ending: Ending::Scored,
         time_control: ti.clone(),
-        time_used: [None; 2],
+        time_use: [None; 2],
     };
     let squares = opening.root.size().squares() as i32;
     let forfeit_margin = |loser: Color| if loser == Color::Black { -squares } else { squares };
@@ -225,9 +225,9 @@ pub fn play_game(
     let mut clocks_before: Vec<[Clock; 2]> = Vec::new();
     let mut pos = opening.position();
     let record_shares = |clocks: &[Clock; 2], rec: &mut GameRecord| {
-        rec.time_used = [
-            clocks[index(Color::Black)].share_used(),
-            clocks[index(Color::White)].share_used(),
+        rec.time_use = [
+            clocks[index(Color::Black)].time_use(),
+            clocks[index(Color::White)].time_use(),
         ];
     };
     let mut solver = solver;
@@ -273,6 +273,7 @@ pub fn play_game(
             pos = pos.pass_unchecked();
             continue;
         }
+        let choices = pos.legal_moves().count();
         let own_move = last_own_move(&rec.moves, color);
         let turn = TurnInfo {
             clock: &clocks[i],
@@ -338,7 +339,10 @@ pub fn play_game(
                 break;
             }
         };
-        if let ClockCheck::Flag { allowed } = clock.charge(used, settings.margin) {
+        // A searched move: a choice to make and no exact result (a forced move and the
+        // solved endgame may answer at once).
+        let searched = choices > 1 && !reply.exact;
+        if let ClockCheck::Flag { allowed } = clock.charge(used, settings.margin, searched) {
             rec.black_margin = forfeit_margin(color);
             rec.ending = Ending::Time(
                 color,
@@ -818,12 +822,12 @@ mod tests {
             black_margin: 0,
             ending: Ending::Scored,
             time_control: tc.ggf(),
-            time_used: [None; 2],
+            time_use: [None; 2],
         };
-        assert_eq!(clocks[0].charge(s(3), Duration::ZERO), ClockCheck::Ok);
+        assert_eq!(clocks[0].charge(s(3), Duration::ZERO, true), ClockCheck::Ok);
         clocks_before.push(clocks);
         rec.moves.push(played(Color::White, "c3", s(2)));
-        assert_eq!(clocks[1].charge(s(2), Duration::ZERO), ClockCheck::Ok);
+        assert_eq!(clocks[1].charge(s(2), Duration::ZERO, true), ClockCheck::Ok);
         assert_eq!(clocks[0].spend(s(4), Duration::ZERO), ClockCheck::Ok);
         assert_eq!((clocks[0].remaining(), clocks[1].remaining()), (s(94), s(99)));
         let k = last_own_move(&rec.moves, Color::Black).unwrap();
@@ -850,10 +854,10 @@ mod tests {
         let mut clocks = [Clock::new(tc), Clock::new(tc)];
         let mut clocks_before = vec![clocks];
         rec.moves = vec![played(Color::Black, "f5", s(2))];
-        assert_eq!(clocks[0].charge(s(2), Duration::ZERO), ClockCheck::Ok);
+        assert_eq!(clocks[0].charge(s(2), Duration::ZERO, true), ClockCheck::Ok);
         clocks_before.push(clocks);
         rec.moves.push(played(Color::White, "d6", s(5)));
-        assert_eq!(clocks[1].charge(s(5), Duration::ZERO), ClockCheck::Ok);
+        assert_eq!(clocks[1].charge(s(5), Duration::ZERO, true), ClockCheck::Ok);
         let k = last_own_move(&rec.moves, Color::White).unwrap();
         let pos = take_back(
             &mut rec,

@@ -1,6 +1,7 @@
 //! A finished game: its moves with times and scores, the result and why, as a GGF record and as
 //! a JSON object (one line of the JSON Lines output).
 
+use super::clock::TimeUse;
 use super::openings::Opening;
 use othello_rules::ggf::{GgfEnding, GgfResult};
 use othello_rules::{Color, GgfGame, GgfMove, Move, Position};
@@ -71,16 +72,21 @@ pub struct GameRecord {
     pub ending: Ending,
     /// The time control (GGF `TI`).
     pub time_control: Option<String>,
-    /// The share of its time each side used, black then white (see
-    /// [`Clock::share_used`](super::clock::Clock::share_used)); `None` without a clock.
-    pub time_used: [Option<f64>; 2],
+    /// How each side used its time, black then white (see [`TimeUse`]); `None` without a
+    /// clock.
+    pub time_use: [Option<TimeUse>; 2],
 }
 
 impl GameRecord {
+    /// How player A (`a == true`) or B used its time.
+    pub fn time_use(&self, a: bool) -> Option<TimeUse> {
+        let black = (self.a_color == Color::Black) == a;
+        self.time_use[usize::from(!black)]
+    }
+
     /// The share of its time player A (`a == true`) or B used.
     pub fn share_used(&self, a: bool) -> Option<f64> {
-        let black = (self.a_color == Color::Black) == a;
-        self.time_used[usize::from(!black)]
+        self.time_use(a).map(|u| u.share)
     }
 
     /// Moves player A (`a == true`) or B played from its opening book.
@@ -198,6 +204,12 @@ impl GameRecord {
             "colors": self.moves.iter().map(|m| m.color.to_string()).collect::<Vec<_>>(),
             "a_time_used": self.share_used(true),
             "b_time_used": self.share_used(false),
+            "a_time_searched": self.time_use(true).and_then(|u| u.searched),
+            "b_time_searched": self.time_use(false).and_then(|u| u.searched),
+            "a_time_left": self.time_use(true).and_then(|u| u.left).map(micros),
+            "b_time_left": self.time_use(false).and_then(|u| u.left).map(micros),
+            "a_least_left": self.time_use(true).and_then(|u| u.least_left).map(micros),
+            "b_least_left": self.time_use(false).and_then(|u| u.least_left).map(micros),
         })
     }
 }

@@ -8,7 +8,7 @@
 //! as one iteration at `depth = empties`. Its tie rule is the search's (the lowest square index
 //! among equal moves), so the move is the one a full-depth search would return.
 //!
-//! Under a time limit or a stop flag the solve may be interrupted: the search then first
+//! Under a time limit the solve may be interrupted: the search then first
 //! deepens to [`FALLBACK_DEPTH`] (a few hundredths of the solve's usual cost; its iterations
 //! stop at the hard bound like any other), and gives the solver the time left to the hard
 //! bound. A finished solve answers (its nodes include the short search's); an interrupted
@@ -23,7 +23,7 @@ use othello_rules::Position;
 use othello_table::Table;
 use std::time::Instant;
 
-/// How deep the search goes before a solve that a clock or a stop flag may interrupt: its
+/// How deep the search goes before a solve that a time limit may interrupt: its
 /// result is the answer when the solve does not finish in time. On eight positions with 14
 /// empties from games against Zebra, a selective depth-6 search took 1 400-3 300 nodes, 2-13%
 /// of their solves' (depth 8: 5 000-21 000, 15-40%; depth 4: 260-620).

@@ -170,9 +170,11 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
 
         let forced = moves.len() == 1 && limits.time_limit(empties).is_some() && limits.depth.is_none();
         let solves = !forced && endgame::applies(&pos, limits, &config);
-        // A solve that a clock or a stop flag may interrupt comes after a short search, whose
-        // move is played if it is (see `endgame::FALLBACK_DEPTH`).
-        let interruptible = clock.hard().is_some() || clock.external().is_some();
+        // A solve that a time limit may interrupt comes after a short search, whose move is
+        // played if it is (see `endgame::FALLBACK_DEPTH`). A stop flag alone changes nothing:
+        // a flag that is never raised leaves the answer and its node count as without it (a
+        // raised one abandons the move: an interrupted match or an NBoard `stop`).
+        let interruptible = clock.hard().is_some();
         if solves && !interruptible {
             let solver = self.solver.get_or_insert_with(|| endgame::new_solver(&config));
             if let Some(result) = endgame::solve(solver, &pos, &config, &clock, &mut on_iteration) {

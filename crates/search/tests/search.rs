@@ -623,13 +623,25 @@ fn an_interruptible_solve_comes_after_a_short_search() {
         let empties = pos.empty_count();
         assert!(empties <= SearchConfig::default().endgame_empties);
         let plain = Searcher::new(Mobility, SearchConfig::default()).search(pos, &Limits::default(), |_| {});
+        // A stop flag that is never raised changes nothing: the same solve, the same nodes.
+        let flagged = Searcher::new(Mobility, SearchConfig::default()).search(
+            pos,
+            &Limits::default().with_stop(Arc::new(AtomicBool::new(false))),
+            |_| {},
+        );
+        assert_eq!(
+            (flagged.score, flagged.best_move, flagged.exact, flagged.nodes),
+            (plain.score, plain.best_move, true, plain.nodes),
+            "{pos}"
+        );
+        // A time limit (an hour: never reached here) makes the solve interruptible.
+        let hour = std::time::Duration::from_secs(3600);
+        let timed = || Limits::time(hour, hour);
         let stop = Arc::new(AtomicBool::new(false));
         let mut reports = Vec::new();
-        let r = Searcher::new(Mobility, SearchConfig::default()).search(
-            pos,
-            &Limits::default().with_stop(stop.clone()),
-            |it| reports.push((it.depth, it.exact, it.nodes)),
-        );
+        let r = Searcher::new(Mobility, SearchConfig::default()).search(pos, &timed().with_stop(stop.clone()), |it| {
+            reports.push((it.depth, it.exact, it.nodes))
+        });
         assert_eq!(
             (r.score, r.best_move, r.exact, r.depth),
             (plain.score, plain.best_move, true, empties)
@@ -641,15 +653,11 @@ fn an_interruptible_solve_comes_after_a_short_search() {
         assert_eq!(r.nodes, plain.nodes + short_nodes, "{pos}");
         // Stopped when the short search ends: its answer, not the solver's nor a depth-1 one.
         let stop = Arc::new(AtomicBool::new(false));
-        let r = Searcher::new(Mobility, SearchConfig::default()).search(
-            pos,
-            &Limits::default().with_stop(stop.clone()),
-            |it| {
-                if it.depth == 6 {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            },
-        );
+        let r = Searcher::new(Mobility, SearchConfig::default()).search(pos, &timed().with_stop(stop.clone()), |it| {
+            if it.depth == 6 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
         assert_eq!((r.depth, r.exact), (6, false), "{pos}");
         let d6 = Searcher::new(Mobility, SearchConfig::default()).search(pos, &Limits::depth(6), |_| {});
         assert_eq!((r.score, r.best_move), (d6.score, d6.best_move), "{pos}");

@@ -2,18 +2,13 @@
 //! distributed steps (plan, search, add) giving the same book as a build, book moves marked in
 //! `search` and `play` records, and bad book files refused with exit code 2.
 
+mod common;
+
+use common::othello;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 const START: &str = "---------------------------OX------XO--------------------------- X";
-
-fn othello(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_othello"))
-        .args(args)
-        .output()
-        .expect("run othello")
-}
 
 fn ok(args: &[&str]) -> String {
     let o = othello(args);

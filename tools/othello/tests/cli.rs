@@ -4,18 +4,11 @@ use serde_json::Value;
 use std::io::Write;
 mod common;
 
-use common::othello_stdin;
+use common::{othello, othello_stdin};
 use std::process::{Command, Output, Stdio};
 
 const START: &str = "---------------------------OX------XO--------------------------- X";
 const FFO1: &str = "--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12; H7:+6; A2:+6; A3:+4; B1:-4; A4:-22; G2:-24;";
-
-fn othello(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_othello"))
-        .args(args)
-        .output()
-        .expect("run othello")
-}
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

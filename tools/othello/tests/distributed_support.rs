@@ -4,17 +4,10 @@
 use serde_json::Value;
 mod common;
 
-use common::othello_stdin;
-use std::process::{Command, Output};
+use common::{othello, othello_stdin};
+use std::process::Output;
 
 const PUBLISHED: [u64; 11] = [1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284];
-
-fn othello(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_othello"))
-        .args(args)
-        .output()
-        .expect("run othello")
-}
 
 fn json_lines(o: &Output) -> Vec<Value> {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

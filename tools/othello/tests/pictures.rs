@@ -2,19 +2,15 @@
 //! each file parsed as XML and its marks counted against the position or the match; bad paths
 //! exit 2 before any work; writes leave no temporary file behind.
 
+mod common;
+
+use common::othello;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 const START: &str = "---------------------------OX------XO--------------------------- X";
-
-fn othello(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_othello"))
-        .args(args)
-        .output()
-        .expect("run othello")
-}
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()

@@ -24,6 +24,12 @@ pub fn run_json(args: &[&str]) -> (Vec<Value>, Value) {
     (lines, summary)
 }
 
+/// `othello ARGS`, its output collected.
+#[allow(dead_code, reason = "not every test binary runs othello this way")]
+pub fn othello(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("run othello")
+}
+
 /// `othello ARGS` with `input` on its standard input.
 #[allow(dead_code, reason = "not every test binary pipes input")]
 pub fn othello_stdin(args: &[&str], input: &str) -> Output {

@@ -455,7 +455,9 @@ fn check_entry(key: Key, value: i32, raw: &[(u8, u8, i32)]) -> Result<Entry, Ent
         if !legal.contains(&mv) {
             return Err(EntryError::IllegalMove { mv });
         }
-        if flags & !(FLAG_PROPAGATED | FLAG_EXACT) != 0 {
+        // A propagated value is never marked exact (propagation clears the flag), so both
+        // flags together are no flags a book writes.
+        if flags & !(FLAG_PROPAGATED | FLAG_EXACT) != 0 || flags == FLAG_PROPAGATED | FLAG_EXACT {
             return Err(EntryError::UnknownFlags { mv, flags });
         }
         if v.abs() > MAX_VALUE {

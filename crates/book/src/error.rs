@@ -51,8 +51,9 @@ pub enum EntryError {
         /// The value.
         value: i32,
     },
-    /// Flag bits this version does not define.
-    #[error("unknown flags {flags:#04x} on move {mv}")]
+    /// Flag bits this version does not define, or both propagated and exact (propagation
+    /// clears the exact flag, so no book holds both).
+    #[error("unknown or contradictory flags {flags:#04x} on move {mv}")]
     UnknownFlags {
         /// The move.
         mv: Move,

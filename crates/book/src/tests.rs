@@ -203,10 +203,13 @@ fn each_refusal_is_its_typed_error() {
         ),
         "{e}"
     );
-    // Unknown flags, a propagated mark on a leaf, a leaf mark on a propagated move.
+    // Unknown flags, both propagated and exact (found by the fuzz target: propagation clears
+    // the exact mark, so such a file did not read back as it was written), a propagated mark
+    // on a leaf, a leaf mark on a propagated move.
     let flags_at = 24 + ENTRY_HEAD_LEN + 1;
     for (value, check) in [
-        (4_u8, "unknown flags"),
+        (4_u8, "unknown or contradictory flags"),
+        (FLAG_PROPAGATED | FLAG_EXACT, "unknown or contradictory flags"),
         (FLAG_PROPAGATED, "propagated"),
         (0, "searched leaf"),
     ] {
@@ -603,7 +606,17 @@ fn a_move_that_ends_the_game_carries_its_exact_final_score() {
     final_value(b);
     let mut b = bytes.clone();
     b[flags_at] = FLAG_EXACT | FLAG_PROPAGATED;
-    final_value(b);
+    let e = Book::from_bytes(&reseal(b)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            BookError::Entry {
+                source: EntryError::UnknownFlags { .. },
+                ..
+            }
+        ),
+        "{e}"
+    );
     let mut b = bytes.clone();
     let other = if v == 0 { 200 } else { 0 };
     b[HEADER_LEN + 16..HEADER_LEN + 18].copy_from_slice(&(other as i16).to_le_bytes());

@@ -251,6 +251,14 @@ pub fn book(data: &[u8]) {
             assert_eq!(e.value, direct.value);
             let mut got: Vec<_> = e.moves.iter().map(|m| (m.value, map_move(othello_book::inverse(s), m.mv).to_string())).collect();
             let mut want: Vec<_> = direct.moves.iter().map(|m| (m.value, m.mv.to_string())).collect();
+            // A position that is its own image under a symmetry other than the identity has
+            // several frames that map it to its canonical key; moves equivalent under that
+            // symmetry may then come back exchanged (their leaf values, searched separately,
+            // may differ), so only the values are compared there.
+            if Symmetry::ALL[1..].iter().any(|t| t.apply_position(&pos) == pos) {
+                got.iter_mut().for_each(|m| m.1.clear());
+                want.iter_mut().for_each(|m| m.1.clear());
+            }
             got.sort();
             want.sort();
             assert_eq!(got, want);

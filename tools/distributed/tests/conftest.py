@@ -20,33 +20,29 @@ DATA = REPO / "crates" / "endgame" / "data"
 PUBLISHED = [1, 4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800]
 
 
-def _find_binary() -> str:
-    env = os.environ.get("OTHELLO_BIN")
+def _find_binary(name: str, variable: str, package: str) -> str:
+    """The binary `name`: the path in the environment variable `variable`, else the
+    workspace's release or debug build (of the Cargo package `package`)."""
+    env = os.environ.get(variable)
     if env:
         return str(pathlib.Path(env).resolve())
     for profile in ("release", "debug"):
-        p = REPO / "target" / profile / "othello"
+        p = REPO / "target" / profile / name
         if p.is_file():
             return str(p)
-    raise RuntimeError("no othello binary: build it (cargo build --release -p othello-cli) or set OTHELLO_BIN")
+    raise RuntimeError(f"no {name} binary: build it (cargo build --release -p {package}) or set {variable}")
 
 
 @pytest.fixture(scope="session")
 def train_bin() -> str:
     """othello-train: TRAIN_BIN, else the workspace's release or debug build."""
-    env = os.environ.get("TRAIN_BIN")
-    if env:
-        return str(pathlib.Path(env).resolve())
-    for profile in ("release", "debug"):
-        p = REPO / "target" / profile / "othello-train"
-        if p.is_file():
-            return str(p)
-    raise RuntimeError("no othello-train binary: build it (cargo build --release -p othello-train) or set TRAIN_BIN")
+    return _find_binary("othello-train", "TRAIN_BIN", "othello-train")
 
 
 @pytest.fixture(scope="session")
 def othello_bin() -> str:
-    return _find_binary()
+    """othello: OTHELLO_BIN, else the workspace's release or debug build."""
+    return _find_binary("othello", "OTHELLO_BIN", "othello-cli")
 
 
 @pytest.fixture(scope="session")

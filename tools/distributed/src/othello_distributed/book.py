@@ -23,9 +23,8 @@ __all__ = ["check_engine", "plan_round", "plan", "search_shard", "add"]
 def check_engine(binary: str, engine: str) -> None:
     """Refuses a leaf spec the binary refuses (`othello book search` over no position), before
     any round: bad input, not a failed unit."""
-    r = bin_.run([binary, "book", "search", "-", "--engine", engine], stdin="")
-    if r.returncode != 0:
-        raise bin_.BadInput(f"othello book search: {bin_.first_error_line(r)}")
+    argv = [binary, "book", "search", "-", "--engine", engine]
+    bin_.run_checked(argv, "othello book search", stdin="", failed=bin_.BadInput)
 
 
 def _walk_argv(walk: dict[str, Any]) -> list[str]:
@@ -43,11 +42,7 @@ def plan_round(binary: str, book: str, walk: dict[str, Any]) -> list[str]:
     argv = [binary, "book", "plan", *_walk_argv(walk)]
     if os.path.exists(book):
         argv += ["--book", book]
-    r = bin_.run(argv)
-    if r.returncode == 2:
-        raise bin_.BadInput(f"othello book plan: {bin_.first_error_line(r)}")
-    if r.returncode != 0:
-        raise bin_.ChildFailed(f"othello book plan: {bin_.first_error_line(r)}")
+    r = bin_.run_checked(argv, "othello book plan")
     return [line.strip() for line in r.stdout.splitlines() if line.strip()]
 
 
@@ -70,17 +65,10 @@ def search_shard(payload: dict[str, Any], binary: str) -> list[dict[str, Any]]:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write("".join(p + "\n" for p in payload["positions"]))
-        r = bin_.run([binary, "book", "search", path, "--engine", payload["engine"]])
+        r = bin_.run_checked([binary, "book", "search", path, "--engine", payload["engine"]], "othello book search")
     finally:
         os.unlink(path)
-    if r.returncode == 2:
-        raise bin_.BadInput(f"othello book search: {bin_.first_error_line(r)}")
-    if r.returncode != 0:
-        raise bin_.ChildFailed(f"othello book search: {bin_.first_error_line(r)}")
-    try:
-        out = [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
-    except ValueError as e:
-        raise bin_.ChildFailed(f"othello book search printed unreadable output: {e}") from e
+    out = bin_.json_lines(r, "othello book search")
     if len(out) < len(payload["positions"]):
         raise bin_.ChildFailed(f"othello book search printed {len(out)} lines for {len(payload['positions'])} positions")
     return out
@@ -101,9 +89,7 @@ def add(binary: str, book: str, units: list[Unit], results: dict[str, Any]) -> s
         argv = [binary, "book", "add", path, "-o", book]
         if os.path.exists(book):
             argv += ["--book", book]
-        r = bin_.run(argv)
+        r = bin_.run_checked(argv, "othello book add", failed=bin_.BadInput)
     finally:
         os.unlink(path)
-    if r.returncode != 0:
-        raise bin_.BadInput(f"othello book add: {bin_.first_error_line(r)}")
     return r.stdout.strip()

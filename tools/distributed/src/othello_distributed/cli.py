@@ -171,10 +171,16 @@ def _report_failures(outcome) -> None:
     print(f"{len(outcome.failures)} units failed; rerun to retry them (finished units stay in the journal)", file=sys.stderr)
 
 
-def _run_journaled(args: argparse.Namespace, kind: str, job: str, units, binary, identity: str, **run_options):
-    """Runs `units` on the cluster under the journal of `job` (finished units are kept there and
-    not run again); the outcome, or None once failed units are reported."""
-    journal = Journal(_journal_path(args, kind, job), job, identity, kind)
+def _journal(args: argparse.Namespace, kind: str, job: str, identity: str, path: str | None = None) -> Journal:
+    """The journal of `job`: at `path`, else where `_journal_path` puts it."""
+    return Journal(path or _journal_path(args, kind, job), job, identity, kind)
+
+
+def _run_journaled(args: argparse.Namespace, journal: Journal, units, binary, identity: str, **run_options):
+    """The one runner of every job: runs `units` on the cluster under `journal` (finished units
+    are kept there and not run again; it is closed at the end); the outcome, or None once
+    failed units are reported. Failures of units cancelled because `on_result` stopped the job
+    (a decided SPRT) are not reported: the job has its answer."""
     init_ray(args.address, args.num_cpus)
     from .runner import run_units
 
@@ -182,7 +188,7 @@ def _run_journaled(args: argparse.Namespace, kind: str, job: str, units, binary,
         outcome = run_units(units, journal, binary, identity, retries=args.retries, **run_options)
     finally:
         journal.close()
-    if not outcome.complete:
+    if not outcome.complete and not outcome.stopped:
         _report_failures(outcome)
         return None
     return outcome
@@ -219,7 +225,8 @@ def run_perft(args: argparse.Namespace) -> int:
         plan = perft_mod.plan(binary, args.depth, split, args.units, args.position, args.moves, args.size, args.threads)
     except (ValueError, bin_.BadInput) as e:
         raise UsageError(str(e)) from e
-    outcome = _run_journaled(args, "perft", plan.job, plan.units, args.binary and binary, identity, num_cpus=args.threads)
+    journal = _journal(args, "perft", plan.job, identity)
+    outcome = _run_journaled(args, journal, plan.units, args.binary and binary, identity, num_cpus=args.threads)
     if outcome is None:
         return 1
     n = perft_mod.total(plan, outcome.results)
@@ -261,7 +268,8 @@ def run_solve(args: argparse.Namespace) -> int:
         job, units = solve_mod.plan(lines, args.shard_size, options)
     except ValueError as e:
         raise UsageError(str(e)) from e
-    outcome = _run_journaled(args, "solve", job, units, args.binary and binary, identity, num_cpus=args.threads)
+    journal = _journal(args, "solve", job, identity)
+    outcome = _run_journaled(args, journal, units, args.binary and binary, identity, num_cpus=args.threads)
     if outcome is None:
         return 1
     rows = solve_mod.ordered(lines, units, outcome.results)
@@ -320,7 +328,7 @@ def run_games(args: argparse.Namespace) -> int:
         job, units = selfplay_mod.games_plan(args.first, args.games, args.batch, options, done)
     except ValueError as e:
         raise UsageError(str(e)) from e
-    outcome = _run_journaled(args, "games", job, units, worker_bin, identity)
+    outcome = _run_journaled(args, _journal(args, "games", job, identity), units, worker_bin, identity)
     if outcome is None:
         return 1
     lines = selfplay_mod.games_ordered(units, outcome.results)
@@ -351,7 +359,7 @@ def run_labels(args: argparse.Namespace) -> int:
         selfplay_mod.labels_merge([], {}, existing)
     except (ValueError, KeyError, TypeError) as e:
         raise UsageError(f"{args.out}: {e}") from e
-    outcome = _run_journaled(args, "labels", job, units, worker_bin, identity)
+    outcome = _run_journaled(args, _journal(args, "labels", job, identity), units, worker_bin, identity)
     if outcome is None:
         return 1
     lines = selfplay_mod.labels_merge(units, outcome.results, existing)
@@ -408,7 +416,7 @@ def run_match(args: argparse.Namespace) -> int:
         raise UsageError(str(e)) from e
     # Bad SPRT options or engine specs are found by the binary before any task runs.
     match_mod.stats(binary, [0] * 5, sprt)
-    journal = Journal(_journal_path(args, "match", job), job, identity, "match")
+    journal = _journal(args, "match", job, identity)
     counted = [journal.done[u.key] for u in units if u.key in journal.done]
     state = {"stats": match_mod.stats(binary, match_mod.merge(counted)["pentanomial"], sprt)}
 
@@ -422,17 +430,8 @@ def run_match(args: argparse.Namespace) -> int:
 
     outcome = None
     if not decided():
-        init_ray(args.address, args.num_cpus)
-        from .runner import run_units
-
-        try:
-            outcome = run_units(
-                units, journal, args.binary and binary, identity, retries=args.retries, on_result=on_result
-            )
-        finally:
-            journal.close()
-        if not outcome.complete and not decided():
-            _report_failures(outcome)
+        outcome = _run_journaled(args, journal, units, args.binary and binary, identity, on_result=on_result)
+        if outcome is None:
             return 1
     else:
         journal.close()
@@ -488,15 +487,13 @@ def run_book(args: argparse.Namespace) -> int:
         except ValueError as e:
             raise UsageError(str(e)) from e
         # One journal per round: a round cut short resumes without searching its units again.
-        round_args = argparse.Namespace(**{**vars(args), "journal": args.journal and f"{args.journal}.{job[:12]}"})
-        if round_args.journal is None:
-            round_args.journal = f"{args.book}.{job[:12]}.journal"
-        outcome = _run_journaled(round_args, "book", job, units, args.binary and binary, identity)
+        path = f"{args.journal}.{job[:12]}" if args.journal else f"{args.book}.{job[:12]}.journal"
+        outcome = _run_journaled(args, _journal(args, "book", job, identity, path), units, args.binary and binary, identity)
         if outcome is None:
             return 1
         summary = book_mod.add(binary, args.book, units, outcome.results)
-        if os.path.exists(round_args.journal):
-            os.unlink(round_args.journal)
+        if os.path.exists(path):
+            os.unlink(path)
         rounds += 1
         searched += len(positions)
         executed += outcome.executed

@@ -64,14 +64,10 @@ def play_batch(payload: dict[str, Any], binary: str) -> dict[str, Any]:
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(payload["openings"])
             argv += ["--openings", path]
-        r = bin_.run(argv)
+        r = bin_.run_checked(argv, "othello play")
     finally:
         if path is not None:
             os.unlink(path)
-    if r.returncode == 2:
-        raise bin_.BadInput(f"othello play: {bin_.first_error_line(r)}")
-    if r.returncode != 0:
-        raise bin_.ChildFailed(f"othello play: {bin_.first_error_line(r)}")
     try:
         summary = json.loads(r.stdout.strip().splitlines()[-1])
         counts = [int(c) for c in summary["pentanomial"]]
@@ -102,9 +98,5 @@ def stats(binary: str, penta: list[int], sprt: dict[str, Any] | None) -> dict[st
     if sprt is not None:
         argv += ["--sprt", f"{sprt['elo0']},{sprt['elo1']}", "--sprt-model", sprt["model"]]
         argv += ["--sprt-alpha", str(sprt["alpha"]), "--sprt-beta", str(sprt["beta"])]
-    r = bin_.run(argv, timeout=60)
-    if r.returncode == 2:
-        raise bin_.BadInput(f"othello stats: {bin_.first_error_line(r)}")
-    if r.returncode != 0:
-        raise bin_.ChildFailed(f"othello stats: {bin_.first_error_line(r)}")
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    r = bin_.run_checked(argv, "othello stats", timeout=60)
+    return bin_.json_lines(r, "othello stats")[-1]

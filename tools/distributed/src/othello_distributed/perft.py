@@ -5,7 +5,6 @@ by `othello perft --positions - --depth D-split` as tasks; the driver sums
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,10 +59,9 @@ def plan(
         raise ValueError(f"bad split ply {split}: expected 0 to the depth {depth}")
     if units < 1:
         raise ValueError(f"bad unit count {units}: expected at least 1")
-    r = bin_.run([binary, "perft", "--json", "--split", str(split), *root_args(position, moves, size)])
-    if r.returncode != 0:
-        raise bin_.BadInput(f"othello perft --split: {bin_.first_error_line(r)}")
-    lines = [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
+    what = "othello perft --split"
+    argv = [binary, "perft", "--json", "--split", str(split), *root_args(position, moves, size)]
+    lines = bin_.json_lines(bin_.run_checked(argv, what, failed=bin_.BadInput), what)
     summary = lines[-1]
     positions = [(o["position"], int(o["count"])) for o in lines[:-1]]
     ended = int(summary["ended"])
@@ -87,13 +85,8 @@ def count_positions(payload: dict[str, Any], binary: str) -> list[int]:
     argv = [binary, "perft", "--positions", "-", "--json", "--depth", str(payload["depth"])]
     if payload.get("threads", 1) > 1:
         argv += ["--threads", str(payload["threads"])]
-    r = bin_.run(argv, stdin=text)
-    if r.returncode == 2:
-        raise bin_.BadInput(f"othello perft: {bin_.first_error_line(r)}")
-    if r.returncode != 0:
-        raise bin_.ChildFailed(f"othello perft: {bin_.first_error_line(r)}")
+    out = bin_.json_lines(bin_.run_checked(argv, "othello perft", stdin=text), "othello perft")
     try:
-        out = [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
         counts = [int(o["nodes"]) for o in out]
         ok = len(out) == len(payload["positions"]) and all(
             o["position"] == p and o["depth"] == payload["depth"] for o, p in zip(out, payload["positions"])

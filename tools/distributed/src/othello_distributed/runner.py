@@ -23,13 +23,14 @@ __all__ = ["Outcome", "run_units", "execute"]
 
 
 def execute(kind: str, payload: dict[str, Any], binary: str | None, identity: str) -> dict[str, Any]:
-    """Runs one unit where it is called (a worker): checks the binary's build identity first,
-    then runs the unit's executor. Returns {"identity": the identity this node's binary
+    """Runs one unit where it is called (a worker): checks the binary's build identity first
+    (asked once per version of the file in this worker: `binary.cached_identity`), then runs
+    the unit's executor. Returns {"identity": the identity this node's binary
     reported, "result": ...}; the driver checks the identity again."""
     from . import book, match, perft, selfplay, solve  # noqa: F401  (register the executors in the worker)
 
     path = bin_.resolve(binary)
-    seen = IDENTITIES.get(kind, bin_.identity)(path)
+    seen = bin_.cached_identity(path, IDENTITIES.get(kind, bin_.identity))
     if seen != identity:
         raise bin_.IdentityMismatch(f"{path} is build {seen!r}, the job runs {identity!r}")
     result = EXECUTORS[kind](payload, path)

@@ -55,14 +55,6 @@ def read_lines(path: str) -> list[str]:
         return [line.rstrip("\n") for line in f if line.strip()]
 
 
-def _run(argv: list[str], what: str) -> None:
-    r = bin_.run(argv)
-    if r.returncode == 2:
-        raise bin_.BadInput(f"othello-train {what}: {bin_.first_error_line(r)}")
-    if r.returncode != 0:
-        raise bin_.ChildFailed(f"othello-train {what}: {bin_.first_error_line(r)}")
-
-
 def _games_unit(payload: dict[str, Any], binary: str) -> list[str]:
     """The executor: the lines of games first..first+count."""
     o = payload["options"]
@@ -72,7 +64,7 @@ def _games_unit(payload: dict[str, Any], binary: str) -> list[str]:
         argv = [binary, "games", "--out", out, "--first", str(payload["first"]), "--games", str(payload["count"])]
         argv += ["--seed", str(o["seed"]), "--depth", str(o["depth"]), "--epsilon", repr(float(o["epsilon"]))]
         argv += ["--random-plies", str(o["random_plies"]), "--strict"]
-        _run(argv, "games")
+        bin_.run_checked(argv, "othello-train games")
         lines = read_lines(out)
     finally:
         shutil.rmtree(d, ignore_errors=True)
@@ -92,7 +84,7 @@ def _labels_unit(payload: dict[str, Any], binary: str) -> list[str]:
         out = os.path.join(d, "labels.jsonl")
         argv = [binary, "labels", "--games", games, "--out", out, "--strict"]
         argv += ["--min-empties", str(o["min_empties"]), "--max-empties", str(o["max_empties"]), "--tt", str(o["tt"])]
-        _run(argv, "labels")
+        bin_.run_checked(argv, "othello-train labels")
         return read_lines(out)
     finally:
         shutil.rmtree(d, ignore_errors=True)

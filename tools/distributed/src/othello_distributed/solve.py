@@ -4,7 +4,6 @@ order. Positions whose listed scores disagree with the solve are reported (as th
 
 from __future__ import annotations
 
-import json
 import os
 import tempfile
 from typing import Any
@@ -49,18 +48,11 @@ def solve_shard(payload: dict[str, Any], binary: str) -> list[dict[str, Any]]:
         for k in ("threads", "hash"):
             if opts.get(k) is not None:
                 argv += [f"--{k}", str(opts[k])]
-        r = bin_.run(argv)
+        # Exit 1 is a solve that disagrees with the listed scores: a result, reported per position.
+        r = bin_.run_checked(argv, "othello solve", accept=(0, 1))
     finally:
         os.unlink(path)
-    # Exit 1 is a solve that disagrees with the listed scores: a result, reported per position.
-    if r.returncode == 2:
-        raise bin_.BadInput(f"othello solve: {bin_.first_error_line(r)}")
-    if r.returncode not in (0, 1):
-        raise bin_.ChildFailed(f"othello solve: {bin_.first_error_line(r)}")
-    try:
-        out = [json.loads(line) for line in r.stdout.splitlines() if line.strip()]
-    except ValueError as e:
-        raise bin_.ChildFailed(f"othello solve printed unreadable output: {e}") from e
+    out = bin_.json_lines(r, "othello solve")
     per_position = [o for o in out if "position" in o]
     if len(per_position) != len(lines):
         raise bin_.ChildFailed(f"othello solve printed {len(per_position)} results for {len(lines)} positions")

@@ -4,17 +4,11 @@
 
 mod common;
 
-use common::othello;
+use common::{args, array, json_lines, othello, othello_ok as ok};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 const START: &str = "---------------------------OX------XO--------------------------- X";
-
-fn ok(args: &[&str]) -> String {
-    let o = othello(args);
-    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 fn last_json(text: &str) -> Value {
     serde_json::from_str(text.lines().last().expect("a line")).expect("JSON")
@@ -33,18 +27,8 @@ fn s(p: &Path) -> &str {
 /// A small book: 3 moves deep, depth-4 leaves.
 fn small_book(d: &Path) -> PathBuf {
     let path = d.join("small.bin");
-    let out = ok(&[
-        "book",
-        "build",
-        "--depth",
-        "3",
-        "--engine",
-        "pvs:depth=4",
-        "-o",
-        s(&path),
-        "--json",
-        "-q",
-    ]);
+    let flags = "book build --depth 3 --engine pvs:depth=4 --json -q -o";
+    let out = ok(&args(flags, &[s(&path)]));
     let v = last_json(&out);
     assert!(v["entries"].as_u64().unwrap() >= 5, "{v}");
     assert_eq!(v["entries"], v["new"]);
@@ -178,53 +162,26 @@ fn book_moves_are_marked_in_search_and_play() {
 
     let openings = d.join("start.txt");
     std::fs::write(&openings, format!("{START}\n")).unwrap();
-    let out = ok(&[
-        "play",
-        &spec,
-        "pvs:depth=3",
-        "--games",
-        "2",
-        "--openings",
-        s(&openings),
-        "--json",
-        "--quiet",
-    ]);
-    let games: Vec<Value> = out
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .filter(|v: &Value| v.get("game").is_some())
+    let play = |flags: &str| {
+        let fixed = ["play", spec.as_str(), "pvs:depth=3", "--openings", s(&openings)];
+        ok(&[&fixed[..], &args(flags, &[])].concat())
+    };
+    let games: Vec<Value> = json_lines(&play("--games 2 --json --quiet"))
+        .into_iter()
+        .filter(|v| v.get("game").is_some())
         .collect();
     assert_eq!(games.len(), 2);
     for g in &games {
         let a = g["a_color"].as_str().unwrap();
-        let book: Vec<bool> = g["book"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|b| b.as_bool().unwrap())
-            .collect();
-        let colors: Vec<&str> = g["colors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c.as_str().unwrap())
-            .collect();
+        let book = array(g, "book", Value::as_bool);
+        let colors = array(g, "colors", Value::as_str);
         assert_eq!(book.len(), colors.len());
         let a_book = book.iter().zip(&colors).filter(|(b, c)| **b && **c == a).count();
         let b_book = book.iter().zip(&colors).filter(|(b, c)| **b && **c != a).count();
         assert!(a_book >= 1, "{g}");
         assert_eq!(b_book, 0, "only A has the book: {g}");
     }
-    let text = ok(&[
-        "play",
-        &spec,
-        "pvs:depth=3",
-        "--games",
-        "2",
-        "--openings",
-        s(&openings),
-        "--quiet",
-    ]);
+    let text = play("--games 2 --quiet");
     assert!(text.contains(" book A "), "{text}");
     std::fs::remove_dir_all(&d).unwrap();
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 mod common;
-use common::BIN;
+use common::{BIN, args, array, read_json_lines};
 
 fn tmp(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("othello-match-{}", std::process::id()));
@@ -19,6 +19,15 @@ fn tmp(name: &str) -> PathBuf {
 /// Runs `othello play ARGS --json -q`; returns the per-game lines and the summary.
 fn play(args: &[&str]) -> (Vec<Value>, Value) {
     common::run_json(&[&["play"], args].concat())
+}
+
+/// Runs `othello play FLAGS --jsonl FILE --json -q` (FLAGS: white-space separated words) with
+/// a fresh FILE named `name`; returns the per-game lines, the summary and the file's path.
+fn play_jsonl(name: &str, flags: &str) -> (Vec<Value>, Value, PathBuf) {
+    let jsonl = tmp(name);
+    let _ = std::fs::remove_file(&jsonl);
+    let (games, summary) = play(&args(flags, &["--jsonl", jsonl.to_str().unwrap()]));
+    (games, summary, jsonl)
 }
 
 /// An engines file with our own NBoard engine (`self`) and each misbehaving script.
@@ -41,11 +50,9 @@ fn engines_file() -> String {
 }
 
 fn moves_of(game: &Value) -> Vec<String> {
-    game["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
+    array(game, "moves", Value::as_str)
+        .into_iter()
+        .map(String::from)
         .collect()
 }
 
@@ -220,22 +227,9 @@ fn clocks_with_increment_records_and_concurrency() {
     let jsonl = tmp("clock.jsonl");
     let _ = std::fs::remove_file(&ggf);
     let _ = std::fs::remove_file(&jsonl);
-    let (games, summary) = play(&[
-        "pvs",
-        "mcts:playouts=100000",
-        "--tc",
-        "0.4+0.02",
-        "--margin",
-        "200",
-        "-g",
-        "4",
-        "--concurrency",
-        "2",
-        "--ggf",
-        ggf.to_str().unwrap(),
-        "--jsonl",
-        jsonl.to_str().unwrap(),
-    ]);
+    let files = ["--ggf", ggf.to_str().unwrap(), "--jsonl", jsonl.to_str().unwrap()];
+    let flags = "pvs mcts:playouts=100000 --tc 0.4+0.02 --margin 200 -g 4 --concurrency 2";
+    let (games, summary) = play(&args(flags, &files));
     assert_eq!(summary["games"], 4);
     assert_eq!(summary["time_control"], "0.4+0.02");
     assert_eq!(summary["concurrency"], 2);
@@ -250,12 +244,7 @@ fn clocks_with_increment_records_and_concurrency() {
             continue;
         }
         let moves = moves_of(g);
-        let times: Vec<f64> = g["times"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t.as_f64().unwrap())
-            .collect();
+        let times = array(g, "times", Value::as_f64);
         let mut left = [0.4f64, 0.4];
         for (i, (m, t)) in moves.iter().zip(&times).enumerate() {
             if m == "pass" {
@@ -277,11 +266,7 @@ fn clocks_with_increment_records_and_concurrency() {
         .lines()
         .map(|l| l.parse().unwrap())
         .collect();
-    let lines: Vec<Value> = std::fs::read_to_string(&jsonl)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = read_json_lines(&jsonl);
     assert_eq!((records.len(), lines.len()), (4, 4));
     for (r, j) in records.iter().zip(&lines) {
         assert_eq!(r.time_control.as_deref(), Some("0.4/0.02/"));
@@ -289,13 +274,7 @@ fn clocks_with_increment_records_and_concurrency() {
         let played: Vec<String> = r.moves[opening..].iter().map(|m| m.mv.to_string()).collect();
         assert_eq!(played, moves_of(j));
         let times: Vec<f64> = r.moves[opening..].iter().map(|m| m.time.unwrap()).collect();
-        let jt: Vec<f64> = j["times"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t.as_f64().unwrap())
-            .collect();
-        assert_eq!(times, jt);
+        assert_eq!(times, array(j, "times", Value::as_f64));
         assert_eq!(
             r.result.as_ref().unwrap().black_margin,
             j["black_margin"].as_f64().unwrap()
@@ -323,20 +302,7 @@ fn a_fixed_move_time_is_used_and_not_exceeded() {
     // plus the margin (else it would have lost on time), and the early moves (not solved
     // yet, where only the deadline stops the search) take at least half of it, which a
     // search that stopped at half its time and skipped iterations would not reach reliably.
-    let jsonl = tmp("st.jsonl");
-    let _ = std::fs::remove_file(&jsonl);
-    let (games, summary) = play(&[
-        "pvs",
-        "pvs:tt=16",
-        "--st",
-        "0.05",
-        "--margin",
-        "500",
-        "-g",
-        "2",
-        "--jsonl",
-        jsonl.to_str().unwrap(),
-    ]);
+    let (games, summary, _) = play_jsonl("st.jsonl", "pvs pvs:tt=16 --st 0.05 --margin 500 -g 2");
     assert_eq!(summary["games"], 2);
     assert_eq!(summary["time_control"], "st=0.05");
     for side in ["a_time_used", "b_time_used"] {
@@ -345,18 +311,8 @@ fn a_fixed_move_time_is_used_and_not_exceeded() {
     }
     for g in &games {
         assert_eq!(g["ending"], "scored", "{g}");
-        let times: Vec<f64> = g["times"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| t.as_f64().unwrap())
-            .collect();
-        let colors: Vec<&str> = g["colors"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| c.as_str().unwrap())
-            .collect();
+        let times = array(g, "times", Value::as_f64);
+        let colors = array(g, "colors", Value::as_str);
         assert_eq!(colors.len(), times.len());
         for (i, (m, t)) in moves_of(g).iter().zip(&times).enumerate() {
             if m == "pass" {
@@ -395,31 +351,14 @@ fn a_short_clock_is_used_without_a_flag_and_reported() {
     // 2 s + 50 ms a move, the default engine on both sides, no margin: no move may take more
     // than the time left, and the clock is spent, not hoarded. One pair, both games at once:
     // the clocks bound the run at about 7 s of wall time.
-    let jsonl = tmp("tc.jsonl");
-    let _ = std::fs::remove_file(&jsonl);
-    let (games, summary) = play(&[
-        "pvs",
-        "pvs",
-        "--tc",
-        "2+0.05",
-        "-g",
-        "2",
-        "--concurrency",
-        "2",
-        "--jsonl",
-        jsonl.to_str().unwrap(),
-    ]);
+    let (games, summary, jsonl) = play_jsonl("tc.jsonl", "pvs pvs --tc 2+0.05 -g 2 --concurrency 2");
     assert_eq!(
         (summary["games"].as_u64(), summary["flags"].as_u64()),
         (Some(2), Some(0)),
         "{summary}"
     );
     assert_eq!(summary["time_control"], "2+0.05");
-    let written: Vec<Value> = std::fs::read_to_string(&jsonl)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let written = read_json_lines(&jsonl);
     assert_eq!(written.len(), 2);
     for record in games.iter().chain(&written) {
         assert_eq!(record["ending"], "scored", "{record}");

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::othello;
+use common::{args, array, othello};
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -17,10 +17,7 @@ fn stderr(o: &Output) -> String {
 }
 
 fn json_lines(o: &Output) -> Vec<Value> {
-    String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
-        .collect()
+    common::json_lines(&String::from_utf8_lossy(&o.stdout))
 }
 
 /// A fresh directory for one test.
@@ -104,11 +101,9 @@ fn show_draws_the_discs_legal_moves_and_last_move() {
             info["white"].as_u64().unwrap(),
             "{args:?}"
         );
-        let moves: BTreeSet<String> = info["moves"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m.as_str().unwrap().to_string())
+        let moves: BTreeSet<String> = array(&info, "moves", Value::as_str)
+            .into_iter()
+            .map(String::from)
             .collect();
         assert_eq!(squares(&svg, "legal"), moves, "{args:?}");
         assert_eq!(
@@ -148,36 +143,15 @@ fn show_values_annotate_every_legal_move() {
 
     // 6x6 with a search: one value per legal move, in the JSON and on the board (one decimal).
     let file = d.join("six.svg");
-    let o = othello(&[
-        "show",
-        "--size",
-        "6",
-        "--moves",
-        "c2",
-        "--values",
-        "search",
-        "-e",
-        "pvs:depth=3",
-        "--svg",
-        s(&file),
-        "--json",
-    ]);
+    let flags = "show --size 6 --moves c2 --values search -e pvs:depth=3 --json --svg";
+    let o = othello(&args(flags, &[s(&file)]));
     assert!(o.status.success(), "{}", stderr(&o));
     let v = &json_lines(&o)[0];
-    let listed: BTreeSet<String> = v["values"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x["move"].as_str().unwrap().to_string())
-        .collect();
-    let moves: BTreeSet<String> = v["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect();
+    let listed: BTreeSet<&str> = array(v, "values", |x| x["move"].as_str()).into_iter().collect();
+    let moves: BTreeSet<&str> = array(v, "moves", Value::as_str).into_iter().collect();
     assert_eq!(listed, moves);
     let svg = std::fs::read_to_string(&file).unwrap();
+    let moves: BTreeSet<String> = moves.into_iter().map(String::from).collect();
     assert_eq!(squares(&svg, "value"), moves);
     for x in v["values"].as_array().unwrap() {
         let sq = x["move"].as_str().unwrap();

@@ -43,3 +43,48 @@ pub fn othello_stdin(args: &[&str], input: &str) -> Output {
     child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
     child.wait_with_output().expect("wait for othello")
 }
+
+/// The arguments of a command line: the words of `words` (split at white space), then `more`
+/// (paths and other arguments that may hold spaces), so that a long command stays one line.
+#[allow(dead_code, reason = "not every test binary builds its arguments this way")]
+pub fn args<'a>(words: &'a str, more: &[&'a str]) -> Vec<&'a str> {
+    words.split_whitespace().chain(more.iter().copied()).collect()
+}
+
+/// `othello ARGS`, asserting that it succeeded (else failing with its standard error); its
+/// standard output.
+#[allow(dead_code, reason = "not every test binary runs othello this way")]
+pub fn othello_ok(args: &[&str]) -> String {
+    let o = othello(args);
+    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// Each line of `text` parsed as JSON (failing with the line that is not JSON).
+#[allow(dead_code, reason = "not every test binary reads JSON Lines")]
+pub fn json_lines(text: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON: {l}: {e}")))
+        .collect()
+}
+
+/// The JSON Lines file at `path`, each line parsed.
+#[allow(dead_code, reason = "not every test binary reads JSON Lines files")]
+pub fn read_json_lines(path: &std::path::Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    json_lines(&text)
+}
+
+/// The elements of the JSON array `v[key]`, each read by `read` (`Value::as_str`,
+/// `Value::as_f64`, ...); fails naming the key when `v[key]` is not an array or an element is
+/// not of the type `read` expects.
+#[allow(dead_code, reason = "not every test binary reads JSON arrays")]
+pub fn array<'a, T>(v: &'a Value, key: &str, read: impl Fn(&'a Value) -> Option<T>) -> Vec<T> {
+    let items = v[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("{key} is not an array: {v}"));
+    items
+        .iter()
+        .map(|x| read(x).unwrap_or_else(|| panic!("{key}: unexpected element {x}")))
+        .collect()
+}

@@ -4,7 +4,7 @@ use serde_json::Value;
 use std::io::Write;
 mod common;
 
-use common::{othello, othello_stdin};
+use common::{args, othello, othello_stdin};
 use std::process::{Command, Output, Stdio};
 
 const START: &str = "---------------------------OX------XO--------------------------- X";
@@ -46,18 +46,7 @@ fn perft_prints_published_counts() {
     assert!(stdout(&o).contains("57436"));
     let o = othello(&["perft", "--depth", "0", "--json"]);
     assert_eq!(json_lines(&o)[0]["nodes"], 1);
-    let o = othello(&[
-        "perft",
-        "--depth",
-        "6",
-        "--divide",
-        "--hash",
-        "4",
-        "--threads",
-        "2",
-        "--moves",
-        "f5",
-    ]);
+    let o = othello(&args("perft --depth 6 --divide --hash 4 --threads 2 --moves f5", &[]));
     assert!(o.status.success());
     assert!(stdout(&o).contains("d6") && stdout(&o).contains("total"));
 }
@@ -99,17 +88,10 @@ fn show_search_solve_play_happy_paths() {
     let o = othello(&["solve", FFO1.split(';').next().unwrap(), "--wld", "--json"]);
     assert_eq!(json_lines(&o)[0]["score"], 1);
 
-    let o = othello(&[
-        "play",
-        "random:seed=1",
-        "random:seed=2",
-        "--games",
-        "4",
-        "--size",
-        "6",
-        "--json",
-        "--quiet",
-    ]);
+    let o = othello(&args(
+        "play random:seed=1 random:seed=2 --games 4 --size 6 --json --quiet",
+        &[],
+    ));
     assert!(o.status.success(), "{}", stderr(&o));
     let lines = json_lines(&o);
     assert_eq!(lines.len(), 5);
@@ -281,15 +263,10 @@ fn bad_inputs_exit_2_with_one_line() {
         vec!["play", "random", "random", "--games", "2", "--sprt", "0,1e308"],
         vec!["play", "random", "random", "--games", "2", "--sprt", "-1001,0"],
         vec!["stats", "--penta", "1,2,3,4,5", "--sprt", "0,inf"],
-        vec![
-            "play",
-            "random",
-            "random",
-            "--games",
-            "2",
-            "--openings",
-            bad_openings.to_str().unwrap(),
-        ],
+        args(
+            "play random random --games 2 --openings",
+            &[bad_openings.to_str().unwrap()],
+        ),
         vec!["nosuchcommand"],
     ];
     assert!(cases.len() >= 15);
@@ -576,17 +553,7 @@ fn dash_reads_standard_input_wherever_a_file_is_read() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(json_lines(&o)[0]["nodes"], 56);
     let o = othello_stdin(
-        &[
-            "play",
-            "random",
-            "random",
-            "--games",
-            "2",
-            "--openings",
-            "-",
-            "--json",
-            "-q",
-        ],
+        &args("play random random --games 2 --openings - --json -q", &[]),
         "f5d6\n",
     );
     assert!(o.status.success(), "{}", stderr(&o));

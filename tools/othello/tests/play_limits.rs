@@ -147,6 +147,26 @@ fn spawn_play(name: &str, args: &[&str]) -> Child {
         .unwrap()
 }
 
+/// Starts `othello play random SPEC --engines FILE --jsonl NAME.jsonl -q FLAGS` as the run
+/// `name` (for `output`), FILE listing `engine` alone (an engines-file entry); the child and
+/// the JSON Lines path. None without /proc (the interrupt tests read the process tree there).
+fn spawn_external(name: &str, spec: &str, engine: Value, flags: &str) -> Option<(Child, PathBuf)> {
+    if !std::path::Path::new("/proc/self/stat").exists() {
+        eprintln!("no /proc: skipped");
+        return None;
+    }
+    let engines = tmp(&format!("{name}-engines.json"));
+    std::fs::write(&engines, serde_json::json!([engine]).to_string()).unwrap();
+    let jsonl = tmp(&format!("{name}.jsonl"));
+    let files = [engines.to_str().unwrap(), "--jsonl", jsonl.to_str().unwrap(), "-q"];
+    let args: Vec<&str> = ["random", spec, "--engines"]
+        .into_iter()
+        .chain(files)
+        .chain(flags.split_whitespace())
+        .collect();
+    Some((spawn_play(name, &args), jsonl))
+}
+
 /// The standard output and error of the ended run `name`.
 fn output(name: &str) -> (String, String) {
     let read = |ext: &str| std::fs::read_to_string(tmp(&format!("{name}.{ext}"))).unwrap();
@@ -288,31 +308,11 @@ fn alive(pid: u32) -> bool {
 
 #[test]
 fn an_interrupt_ends_the_external_engines() {
-    if !std::path::Path::new("/proc/self/stat").exists() {
-        eprintln!("no /proc: skipped");
+    let engine = serde_json::json!({"name": "self", "command": BIN, "args": ["nboard", "--engine", "pvs"]});
+    let flags = "--games 2000 --concurrency 2";
+    let Some((mut child, jsonl)) = spawn_external("ext", "ext:name=self,depth=1", engine, flags) else {
         return;
-    }
-    let engines = tmp("engines.json");
-    let list = serde_json::json!([{"name": "self", "command": BIN, "args": ["nboard", "--engine", "pvs"]}]);
-    std::fs::write(&engines, list.to_string()).unwrap();
-    let jsonl = tmp("ext.jsonl");
-    let (e, j) = (engines.to_str().unwrap(), jsonl.to_str().unwrap());
-    let mut child = spawn_play(
-        "ext",
-        &[
-            "random",
-            "ext:name=self,depth=1",
-            "--engines",
-            e,
-            "--games",
-            "2000",
-            "--concurrency",
-            "2",
-            "--jsonl",
-            j,
-            "-q",
-        ],
-    );
+    };
     wait_for_lines(&jsonl, 3, &mut child);
     let engines_running: Vec<u32> = children_of(child.id())
         .into_iter()
@@ -342,32 +342,13 @@ fn an_interrupt_ends_the_external_engines() {
 
 #[test]
 fn an_interrupt_ends_the_wait_for_a_slow_external_engines_move() {
-    if !std::path::Path::new("/proc/self/stat").exists() {
-        eprintln!("no /proc: skipped");
-        return;
-    }
     // The engine answers its ping, then on `go` becomes `sleep 987` (exec: one process), far
     // beyond the default --hang-timeout of 60 s.
     let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/engines/misbehave.sh");
-    let engines = tmp("slow-engines.json");
-    let list = serde_json::json!([{"name": "slow", "command": "sh", "args": [script, "hang"]}]);
-    std::fs::write(&engines, list.to_string()).unwrap();
-    let jsonl = tmp("slow.jsonl");
-    let (e, j) = (engines.to_str().unwrap(), jsonl.to_str().unwrap());
-    let mut child = spawn_play(
-        "slow",
-        &[
-            "random",
-            "ext:name=slow",
-            "--engines",
-            e,
-            "--games",
-            "2",
-            "--jsonl",
-            j,
-            "-q",
-        ],
-    );
+    let engine = serde_json::json!({"name": "slow", "command": "sh", "args": [script, "hang"]});
+    let Some((mut child, jsonl)) = spawn_external("slow", "ext:name=slow", engine, "--games 2") else {
+        return;
+    };
     // Wait until the engine's move is under way: its process is the sleep.
     let start = Instant::now();
     let sleeper = loop {

@@ -1,6 +1,10 @@
 """Measures the distributed runner against the single-process command on this machine: a local
 Ray (its start-up and a warm-up job not counted), runs alternated, medians reported.
 
+Wall times, and CPU times (user + system): of the local Ray's whole process tree (daemons,
+workers, their children) for the distributed side, of the `othello` children for the other;
+the CPU ratio is less sensitive to other work on a shared machine.
+
 Perft has two single-machine baselines: `plain`, one `othello perft --depth D` (no
 transposition merging), and `same`, the distributed algorithm on one machine: `othello perft
 --split S` and then `othello perft --positions FILE --depth D-S` over the split's positions
@@ -16,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import tempfile
@@ -35,6 +40,39 @@ from othello_distributed import binary as bin_
 from othello_distributed import perft, solve
 from othello_distributed.journal import Journal
 from othello_distributed.runner import run_units
+
+
+def tree_cpu() -> float:
+    """CPU seconds (user + system) of this process and every live descendant, each with its
+    reaped children: the local Ray's daemons, its workers and the workers' `othello` children.
+    Linux (/proc); 0 elsewhere."""
+    if not os.path.exists("/proc/self/stat"):
+        return 0.0
+    stats: dict[int, tuple[int, float]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    rest = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            stats[int(d)] = (int(rest[1]), sum(int(x) for x in rest[11:15]) / os.sysconf("SC_CLK_TCK"))
+    mine, total, grew = {os.getpid()}, 0.0, True
+    while grew:
+        grew = False
+        for pid, (ppid, _) in stats.items():
+            if ppid in mine and pid not in mine:
+                mine.add(pid)
+                grew = True
+    for pid in mine:
+        total += stats.get(pid, (0, 0.0))[1]
+    return total
+
+
+def children_cpu() -> float:
+    """CPU seconds of this process's reaped children."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
 
 
 def single(argv: list[str]) -> tuple[float, str]:
@@ -87,6 +125,16 @@ def distributed_solve(b: str, ident: str, file: str, threads: int) -> tuple[floa
     return time.monotonic() - t, [r["score"] for r in rows]
 
 
+def ratios(t: dict[str, float]) -> str:
+    """The distributed time over each baseline's; its CPU time over the baseline's that does the
+    same work (`same` for perft, the solve for solve)."""
+    out = [f"{t['distributed'] / v:.3f}x {k}" for k, v in t.items() if k != "distributed" and "cpu" not in k]
+    base = t.get("same cpu") or t.get("single cpu")
+    if base:
+        out.append(f"CPU {t['distributed cpu'] / base:.3f}x")
+    return ", ".join(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("workload", choices=["perft", "solve"])
@@ -110,29 +158,35 @@ def main() -> None:
         answers: dict[str, Any] = {}
         # Alternated: odd runs start with the single-machine side, even runs with the distributed one.
         for side in ("single", "distributed") if i % 2 == 0 else ("distributed", "single"):
-            if side == "distributed" and a.workload == "perft":
-                got["distributed"], answers["distributed"] = distributed_perft(b, ident, a.depth, a.split, a.units)
-            elif side == "distributed":
-                got["distributed"], answers["distributed"] = distributed_solve(b, ident, a.file, 1)
+            if side == "distributed":
+                # CPU of the whole local Ray tree: daemons, workers and their children.
+                c0 = tree_cpu()
+                if a.workload == "perft":
+                    got["distributed"], answers["distributed"] = distributed_perft(b, ident, a.depth, a.split, a.units)
+                else:
+                    got["distributed"], answers["distributed"] = distributed_solve(b, ident, a.file, 1)
+                got["distributed cpu"] = tree_cpu() - c0
             elif a.workload == "perft":
                 if not a.no_plain:
                     argv = [b, "perft", "--depth", str(a.depth), "--threads", str(a.cpus), "--leaf-only", "--json"]
                     got["plain"], out = single(argv)
                     answers["plain"] = json.loads(out)["nodes"]
+                k0 = children_cpu()
                 got["same"], answers["same"] = same_perft(b, a.depth, a.split, a.cpus)
+                got["same cpu"] = children_cpu() - k0
             else:
+                k0 = children_cpu()
                 got["single"], out = single([b, "solve", a.file, "--threads", str(a.cpus), "--json", "--quiet"])
                 answers["single"] = [json.loads(line)["score"] for line in out.splitlines() if '"position"' in line]
+                got["single cpu"] = children_cpu() - k0
         assert len({json.dumps(v) for v in answers.values()}) == 1, answers
         for k, v in got.items():
             times.setdefault(k, []).append(v)
         shown = ", ".join(f"{k} {v:.2f} s" for k, v in got.items())
-        ratios = ", ".join(f"{got['distributed'] / v:.3f}x {k}" for k, v in got.items() if k != "distributed")
-        print(f"run {i + 1}: {shown}; distributed {ratios} (load {load:.1f})", flush=True)
+        print(f"run {i + 1}: {shown}; distributed {ratios(got)} (load {load:.1f})", flush=True)
     med = {k: statistics.median(v) for k, v in times.items()}
     shown = ", ".join(f"{k} {v:.2f} s" for k, v in med.items())
-    ratios = ", ".join(f"{med['distributed'] / v:.3f}x {k}" for k, v in med.items() if k != "distributed")
-    print(f"median of {a.runs}: {shown}; distributed {ratios}")
+    print(f"median of {a.runs}: {shown}; distributed {ratios(med)}")
     ray.shutdown()
 
 

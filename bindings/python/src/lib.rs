@@ -24,6 +24,7 @@ mod batch;
 mod engines;
 mod games;
 mod position;
+mod random;
 
 /// A `ValueError` carrying a crate error's message.
 pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -40,6 +41,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engines::PySolution>()?;
     m.add_class::<engines::PyPatternEval>()?;
     m.add_class::<games::PyGame>()?;
+    m.add_class::<random::PyRng>()?;
+    m.add_class::<random::PyBoard>()?;
     m.add_function(wrap_pyfunction!(position::perft, m)?)?;
     m.add_function(wrap_pyfunction!(position::parse_obf, m)?)?;
     m.add_function(wrap_pyfunction!(position::parse_moves, m)?)?;
@@ -53,6 +56,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::positions_to_array, m)?)?;
     m.add_function(wrap_pyfunction!(batch::positions_from_array, m)?)?;
     m.add_function(wrap_pyfunction!(games::read_ggf, m)?)?;
+    m.add_function(wrap_pyfunction!(random::random_games, m)?)?;
     m.add("PATTERN_SET_ID", othello_pattern::PATTERN_SET_ID)?;
     m.add("FEATURES", othello_pattern::FEATURES)?;
     m.add("SYMMETRIES", position::SYMMETRY_NAMES.to_vec())?;

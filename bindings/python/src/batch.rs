@@ -200,14 +200,21 @@ fn evaluate_rows(eval: &PatternEval, flat: &[u64], threads: usize) -> Vec<i32> {
             *v = value(i);
         }
     } else {
+        // The calling thread takes the first run, the others one each.
         let chunk = rows.div_ceil(threads);
+        let fill = move |values: &mut [i32], indices: &[usize]| {
+            for (v, &i) in values.iter_mut().zip(indices) {
+                *v = value(i);
+            }
+        };
         std::thread::scope(|s| {
-            for (values, indices) in sorted.chunks_mut(chunk).zip(order.chunks(chunk)) {
-                s.spawn(move || {
-                    for (v, &i) in values.iter_mut().zip(indices) {
-                        *v = value(i);
-                    }
-                });
+            let mut runs = sorted.chunks_mut(chunk).zip(order.chunks(chunk));
+            let first = runs.next();
+            for (values, indices) in runs {
+                s.spawn(move || fill(values, indices));
+            }
+            if let Some((values, indices)) = first {
+                fill(values, indices);
             }
         });
     }

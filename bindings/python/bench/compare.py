@@ -1,7 +1,7 @@
 """othello_toolkit against rust-reversi (PyPI), each library's fastest public call on the same work.
 
     pip install ./bindings/python rust-reversi==1.4.4
-    python bindings/python/bench/compare.py [--quick]
+    python bindings/python/bench/compare.py [--quick] [--threads K] [--no-solves]
 
 Prints a Markdown table: the work, each library's call, its time (the best of a few
 repetitions, the two libraries alternated) and the ratio. "none" where rust-reversi has no
@@ -76,6 +76,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
     parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
                         help="k for the batched evaluations and solves")
+    parser.add_argument("--no-solves", action="store_true",
+                        help="leave out the exact solves (the longest part of the run)")
     args = parser.parse_args()
     quick = args.quick
     repeat = 3 if quick else 5
@@ -255,10 +257,11 @@ def main() -> None:
     # 6. Exact solving: rust-reversi has no solver.
     twenty = [p for p in positions if p.empty_count == 20 and p.legal_moves][:: 3][: 8 if quick else 24]
     twenty_array = ot.positions_to_array(twenty)
-    t = time.process_time()
-    ot.solve_batch(twenty_array[:4], threads=1, ordering="pattern")
-    row("exact solves of 4 20-empty positions, 1 thread", "`solve_batch(..., threads=1)`",
-        time.process_time() - t, "none", nan)
+    if not args.no_solves:
+        t = time.process_time()
+        ot.solve_batch(twenty_array[:4], threads=1, ordering="pattern")
+        row("exact solves of 4 20-empty positions, 1 thread", "`solve_batch(..., threads=1)`",
+            time.process_time() - t, "none", nan)
 
     print("| work | othello_toolkit call | time | rust-reversi call | time | rust-reversi / ours |")
     print("| --- | --- | --- | --- | --- | --- |")
@@ -297,7 +300,7 @@ def main() -> None:
         ot.evaluate_batch(sample, threads=1)
         list_cpu = min(list_cpu, time.process_time() - c)
     print()
-    print(f"| 10 000 pattern evaluations | CPU | wall | loop / batch, CPU | loop / batch, wall |")
+    print("| 10 000 pattern evaluations | CPU | wall | loop / batch, CPU | loop / batch, wall |")
     print("| --- | --- | --- | --- | --- |")
     print(f"| Python loop of `ev.evaluate(p)` | {loop_cpu * 1e3:.3f} ms | {loop_wall * 1e3:.3f} ms | 1 | 1 |")
     for threads in sorted(cpu):
@@ -306,6 +309,16 @@ def main() -> None:
     print(f"| `evaluate_batch(list of Position, threads=1)` | {list_cpu * 1e3:.3f} ms | - | {loop_cpu / list_cpu:.1f}x | - |")
 
     # Batched solves on k threads against one.
+    if not args.no_solves:
+        solves(twenty, twenty_array, k, quick)
+    print()
+    print(f"rust-reversi: {'installed' if rr else 'not installed'}; numpy {np.__version__}; "
+          f"load average at the start {load_start[0]:.1f}, at the end {os.getloadavg()[0]:.1f} "
+          f"({os.cpu_count()} CPUs)")
+
+
+def solves(twenty: List[ot.Position], twenty_array: np.ndarray, k: int, quick: bool) -> None:
+    """Batched exact solves on k threads against one, and the scheduling bound."""
     t1, tk = float("inf"), float("inf")
     cpu_1 = cpu_k = 0.0
     scores1 = scoresk = None
@@ -339,10 +352,6 @@ def main() -> None:
     print(f"\nScheduling bound from each position's CPU time alone: {sum(times):.2f} s of work, "
           f"{max(free):.2f} s on {k} threads: {sum(times) / max(free):.2f}x "
           f"(longest position {max(times):.2f} s)")
-    print()
-    print(f"rust-reversi: {'installed' if rr else 'not installed'}; numpy {np.__version__}; "
-          f"load average at the start {load_start[0]:.1f}, at the end {os.getloadavg()[0]:.1f} "
-          f"({os.cpu_count()} CPUs)")
 
 
 if __name__ == "__main__":

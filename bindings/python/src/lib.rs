@@ -3,7 +3,8 @@
 //! Thin wrappers over the workspace crates: positions and text formats (`othello-rules`),
 //! perft, the exact solver (`othello-endgame`), engines from spec strings (`othello-spec`, the
 //! CLI's grammar), the pattern evaluation and its feature indices (`othello-pattern`), random
-//! playouts (`othello-mcts`) and GGF records. Batch functions take many positions (a list of
+//! playouts (`othello-mcts`), seeded random play (`Rng`, a mutable `Board`, whole games as
+//! NumPy arrays) and GGF records. Batch functions take many positions (a list of
 //! `Position` or a NumPy `(n, 2)` array of side-relative `uint64` bitboards) and return NumPy
 //! arrays, with the interpreter lock released while the Rust code runs.
 //!

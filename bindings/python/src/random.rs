@@ -140,42 +140,27 @@ pub(crate) fn random_games<'py>(
     // plus one moves.
     let most = 2 * start.empty_count() as usize + 1;
     let too_big = || PyMemoryError::new_err(format!("{count} random games do not fit in memory"));
-    let games = py
-        .detach(|| play_games(count, seed, start, positions, most))
+    let (longest, moves, lengths, scores, boards) = py
+        .detach(|| {
+            let games = play_games(count, seed, start, positions, most)?;
+            let longest = games.lengths.iter().copied().max().unwrap_or(0) as usize;
+            let moves = pad(&games.moves, &games.lengths, (1, 0), longest, 255)?;
+            let boards = if positions {
+                Some(pad(&games.boards, &games.lengths, (2, 2), 2 * (longest + 1), 0)?)
+            } else {
+                None
+            };
+            Some((longest, moves, games.lengths, games.scores, boards))
+        })
         .ok_or_else(too_big)?;
-    let longest = games.lengths.iter().copied().max().unwrap_or(0) as usize;
-    let mut padded = Vec::new();
-    padded
-        .try_reserve_exact(count.checked_mul(longest).ok_or_else(too_big)?)
-        .map_err(|_| too_big())?;
-    let mut at = 0;
-    for &len in &games.lengths {
-        let len = len as usize;
-        padded.extend_from_slice(&games.moves[at..at + len]);
-        padded.resize(padded.len() + longest - len, 255);
-        at += len;
-    }
-    let moves = Array2::from_shape_vec((count, longest), padded).map_err(value_error)?;
+    let moves = Array2::from_shape_vec((count, longest), moves).map_err(value_error)?;
     let moves: Bound<'py, PyArray2<u8>> = moves.into_pyarray(py);
-    let lengths: Bound<'py, PyArray1<i32>> = games.lengths.clone().into_pyarray(py);
-    let scores: Bound<'py, PyArray1<i32>> = games.scores.into_pyarray(py);
-    if !positions {
+    let lengths: Bound<'py, PyArray1<i32>> = lengths.into_pyarray(py);
+    let scores: Bound<'py, PyArray1<i32>> = scores.into_pyarray(py);
+    let Some(boards) = boards else {
         return PyTuple::new(py, [moves.into_any(), lengths.into_any(), scores.into_any()]);
-    }
-    let mut padded = Vec::new();
-    padded
-        .try_reserve_exact(count.checked_mul(2 * (longest + 1)).ok_or_else(too_big)?)
-        .map_err(|_| too_big())?;
-    let mut at = 0;
-    for &len in &games.lengths {
-        let len = len as usize;
-        for &(p, o) in &games.boards[at..at + len + 1] {
-            padded.extend_from_slice(&[p, o]);
-        }
-        padded.resize(padded.len() + 2 * (longest - len), 0);
-        at += len + 1;
-    }
-    let boards = Array3::from_shape_vec((count, longest + 1, 2), padded).map_err(value_error)?;
+    };
+    let boards = Array3::from_shape_vec((count, longest + 1, 2), boards).map_err(value_error)?;
     let boards: Bound<'py, PyArray3<u64>> = boards.into_pyarray(py);
     PyTuple::new(
         py,
@@ -188,13 +173,31 @@ pub(crate) fn random_games<'py>(
     )
 }
 
+/// The games' items `flat`, game after game, `per_move * length + extra` items a game for
+/// `(per_move, extra)` = `items`, in rows of `width` items filled up with `fill`; `None` when
+/// memory runs out.
+fn pad<T: Copy>(flat: &[T], lengths: &[i32], items: (usize, usize), width: usize, fill: T) -> Option<Vec<T>> {
+    let (per_move, extra) = items;
+    let mut out = Vec::new();
+    out.try_reserve_exact(lengths.len().checked_mul(width)?).ok()?;
+    let mut at = 0;
+    for &len in lengths {
+        let items = per_move * len as usize + extra;
+        out.extend_from_slice(&flat[at..at + items]);
+        out.resize(out.len() + width - items, fill);
+        at += items;
+    }
+    Some(out)
+}
+
 /// The games of `random_games`, flat: every game's moves one after another.
 struct Games {
     moves: Vec<u8>,
     lengths: Vec<i32>,
     scores: Vec<i32>,
-    /// With positions: each game's positions before each move and its final one.
-    boards: Vec<(u64, u64)>,
+    /// With positions: each game's positions before each move and its final one, as
+    /// `player, opponent` pairs.
+    boards: Vec<u64>,
 }
 
 /// Plays the games; `None` when memory runs out (reserved ahead of each game, `most` moves).
@@ -214,20 +217,20 @@ fn play_games(count: usize, seed: u64, start: Position, positions: bool, most: u
     for _ in 0..count {
         games.moves.try_reserve(most).ok()?;
         if positions {
-            games.boards.try_reserve(most + 1).ok()?;
+            games.boards.try_reserve(2 * (most + 1)).ok()?;
         }
         let mut pos = start;
         let mut len = 0;
         while let Some(mv) = random_move(&pos, &mut rng) {
             if positions {
-                games.boards.push((pos.player().0, pos.opponent().0));
+                games.boards.extend_from_slice(&[pos.player().0, pos.opponent().0]);
             }
             games.moves.push(mv.to_u8());
             pos = pos.play_unchecked(mv);
             len += 1;
         }
         if positions {
-            games.boards.push((pos.player().0, pos.opponent().0));
+            games.boards.extend_from_slice(&[pos.player().0, pos.opponent().0]);
         }
         games.lengths.push(len);
         let score = pos.final_score();

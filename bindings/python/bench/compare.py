@@ -1,14 +1,14 @@
 """othello_toolkit against rust-reversi (PyPI), each library's fastest public call on the same work.
 
     pip install ./bindings/python rust-reversi==1.4.4
-    python bindings/python/bench/compare.py [--quick]
+    python bindings/python/bench/compare.py [--quick] [--threads K] [--no-solves]
 
 Prints a Markdown table: the work, each library's call, its time (the best of a few
 repetitions, the two libraries alternated) and the ratio. "none" where rust-reversi has no
-equivalent call. Also the batch calls against a Python loop of single calls, and batched
-solves on k threads against one. Timings on a loaded machine are noisy: compare the ratios of
-one run. Single-threaded rows are timed in CPU time of the process; the batched solves on
-k threads in wall time.
+equivalent call. Also the batch calls against a Python loop of single calls (pattern
+evaluations on 1 and k threads, CPU and wall time), and batched solves on k threads against
+one. Timings on a loaded machine are noisy: compare the ratios of one run. Single-threaded
+rows are timed in CPU time of the process; the threaded ones in wall time beside CPU time.
 """
 
 from __future__ import annotations
@@ -74,7 +74,10 @@ def row(work: str, ours_call: str, ours_s: float, theirs_call: str, theirs_s: fl
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller workloads (a smoke run)")
-    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="k for the batched solves")
+    parser.add_argument("--threads", type=int, default=os.cpu_count() or 1,
+                        help="k for the batched evaluations and solves")
+    parser.add_argument("--no-solves", action="store_true",
+                        help="leave out the exact solves (the longest part of the run)")
     args = parser.parse_args()
     quick = args.quick
     repeat = 3 if quick else 5
@@ -125,20 +128,55 @@ def main() -> None:
         return moves
 
     def theirs_games():
+        # Their fastest loop measured: `get_random_move` raises ValueError on a forced pass,
+        # cheaper than asking `is_pass` at every move (passes are rare).
         moves = 0
         for _ in range(games):
             b = rr.Board()
             while not b.is_game_over():
-                if b.is_pass():
-                    b.do_pass()
-                else:
+                try:
                     b.do_move(b.get_random_move())
+                except ValueError:
+                    b.do_pass()
                 moves += 1
         return moves
 
-    a, b = alternated(ours_games, theirs_games if rr else (lambda: None), repeat)
-    row(f"{games} random games, a Python call per move", "`move_indices()` + `random.choice` + `play`", a,
-        "`get_random_move` + `do_move`", b if rr else nan)
+    # The fastest calls of each library for the same games: ours with the package's seeded
+    # generator (`Rng`), a mutable `Board` (one call a move), an immutable `Position` (two),
+    # or every game in one call; rust-reversi's own random move (four calls a move).
+    def ours_board():
+        rng = ot.Rng(3)
+        moves = 0
+        for _ in range(games):
+            b = ot.Board()
+            while b.play_random(rng) is not None:
+                moves += 1
+        return moves
+
+    def ours_position():
+        rng = ot.Rng(3)
+        moves = 0
+        for _ in range(games):
+            p = ot.Position()
+            while not p.is_game_over():
+                p = p.play_random(rng)
+                moves += 1
+        return moves
+
+    def ours_batch_games():
+        return int(ot.random_games(games, seed=3)[1].sum())
+
+    # The same games through each of our calls (the same seed draws the same moves).
+    assert ours_board() == ours_position() == ours_batch_games()
+    for call, fn in (
+        ("`Board.play_random(rng)`, one call a move", ours_board),
+        ("`is_game_over` + `Position.play_random(rng)`", ours_position),
+        ("`random_games(n, seed)`, one call for every game", ours_batch_games),
+        ("`move_indices()` + `random.choice` + `play`", ours_games),
+    ):
+        a, b = alternated(fn, theirs_games if rr else (lambda: None), repeat)
+        row(f"{games} random games to the end", call, a,
+            "`is_game_over` + `get_random_move` + `do_move` (`do_pass` on its ValueError)", b if rr else nan)
 
     # The same games with the random choice made by Python's `random` for both libraries.
     def theirs_games_choice():
@@ -219,10 +257,11 @@ def main() -> None:
     # 6. Exact solving: rust-reversi has no solver.
     twenty = [p for p in positions if p.empty_count == 20 and p.legal_moves][:: 3][: 8 if quick else 24]
     twenty_array = ot.positions_to_array(twenty)
-    t = time.process_time()
-    ot.solve_batch(twenty_array[:4], threads=1, ordering="pattern")
-    row("exact solves of 4 20-empty positions, 1 thread", "`solve_batch(..., threads=1)`",
-        time.process_time() - t, "none", nan)
+    if not args.no_solves:
+        t = time.process_time()
+        ot.solve_batch(twenty_array[:4], threads=1, ordering="pattern")
+        row("exact solves of 4 20-empty positions, 1 thread", "`solve_batch(..., threads=1)`",
+            time.process_time() - t, "none", nan)
 
     print("| work | othello_toolkit call | time | rust-reversi call | time | rust-reversi / ours |")
     print("| --- | --- | --- | --- | --- | --- |")
@@ -232,20 +271,62 @@ def main() -> None:
     # Batch against a Python loop of single calls (10 000 positions).
     ev = ot.PatternEval()
     loop_eval = best_of(lambda: [ev.evaluate(p) for p in sample], repeat)
-    batch_eval = best_of(lambda: ot.evaluate_batch(array), repeat)
-    batch_eval_list = best_of(lambda: ot.evaluate_batch(sample), repeat)
     batch_legal_list = best_of(lambda: ot.legal_moves_batch(sample), repeat)
-    assert ot.evaluate_batch(array).tolist() == [ev.evaluate(p) for p in sample]
+    expected_values = [ev.evaluate(p) for p in sample]
+    k = max(1, args.threads)
+    for t in (1, k):
+        assert ot.evaluate_batch(array, threads=t).tolist() == expected_values
     print()
     print("| 10 000 positions | Python loop of single calls | batch, NumPy array in | ratio | batch, list of Position in | ratio |")
     print("| --- | --- | --- | --- | --- | --- |")
     print(f"| legal-move masks | {ours_loop * 1e3:.2f} ms | {ours_batch * 1e3:.3f} ms | {ours_loop / ours_batch:.0f}x "
           f"| {batch_legal_list * 1e3:.2f} ms | {ours_loop / batch_legal_list:.1f}x |")
-    print(f"| pattern evaluations | {loop_eval * 1e3:.2f} ms | {batch_eval * 1e3:.3f} ms | {loop_eval / batch_eval:.0f}x "
-          f"| {batch_eval_list * 1e3:.2f} ms | {loop_eval / batch_eval_list:.1f}x |")
+    # Pattern evaluations on 1 and k threads: CPU time (every thread's) and wall time, the
+    # loop and the batches alternated, best of many runs.
+    loop_cpu = loop_wall = float("inf")
+    cpu = {1: float("inf"), k: float("inf")}
+    wall = {1: float("inf"), k: float("inf")}
+    list_cpu = float("inf")
+    # One position 10 000 times: one phase's tables, hot in cache (the evaluation's own cost).
+    same = np.ascontiguousarray(np.repeat(array[:1], len(array), axis=0))
+    same_cpu = float("inf")
+    for _ in range(repeat * 4):
+        t, c = time.perf_counter(), time.process_time()
+        [ev.evaluate(p) for p in sample]
+        loop_wall, loop_cpu = min(loop_wall, time.perf_counter() - t), min(loop_cpu, time.process_time() - c)
+        for threads in (1, k):
+            t, c = time.perf_counter(), time.process_time()
+            ot.evaluate_batch(array, threads=threads)
+            wall[threads] = min(wall[threads], time.perf_counter() - t)
+            cpu[threads] = min(cpu[threads], time.process_time() - c)
+        c = time.process_time()
+        ot.evaluate_batch(sample, threads=1)
+        list_cpu = min(list_cpu, time.process_time() - c)
+        c = time.process_time()
+        ot.evaluate_batch(same, threads=1)
+        same_cpu = min(same_cpu, time.process_time() - c)
+    print()
+    print("| 10 000 pattern evaluations | CPU | wall | loop / batch, CPU | loop / batch, wall |")
+    print("| --- | --- | --- | --- | --- |")
+    print(f"| Python loop of `ev.evaluate(p)` | {loop_cpu * 1e3:.3f} ms | {loop_wall * 1e3:.3f} ms | 1 | 1 |")
+    for threads in sorted(cpu):
+        print(f"| `evaluate_batch(array, threads={threads})` | {cpu[threads] * 1e3:.3f} ms | {wall[threads] * 1e3:.3f} ms "
+              f"| {loop_cpu / cpu[threads]:.1f}x | {loop_wall / wall[threads]:.1f}x |")
+    print(f"| `evaluate_batch(list of Position, threads=1)` | {list_cpu * 1e3:.3f} ms | - | {loop_cpu / list_cpu:.1f}x | - |")
+    print(f"| `evaluate_batch(array, threads=1)`, one position 10 000 times | {same_cpu * 1e3:.3f} ms | - "
+          f"| {loop_cpu / same_cpu:.1f}x | - |")
 
     # Batched solves on k threads against one.
-    k = max(1, args.threads)
+    if not args.no_solves:
+        solves(twenty, twenty_array, k, quick)
+    print()
+    print(f"rust-reversi: {'installed' if rr else 'not installed'}; numpy {np.__version__}; "
+          f"load average at the start {load_start[0]:.1f}, at the end {os.getloadavg()[0]:.1f} "
+          f"({os.cpu_count()} CPUs)")
+
+
+def solves(twenty: List[ot.Position], twenty_array: np.ndarray, k: int, quick: bool) -> None:
+    """Batched exact solves on k threads against one, and the scheduling bound."""
     t1, tk = float("inf"), float("inf")
     cpu_1 = cpu_k = 0.0
     scores1 = scoresk = None
@@ -279,10 +360,6 @@ def main() -> None:
     print(f"\nScheduling bound from each position's CPU time alone: {sum(times):.2f} s of work, "
           f"{max(free):.2f} s on {k} threads: {sum(times) / max(free):.2f}x "
           f"(longest position {max(times):.2f} s)")
-    print()
-    print(f"rust-reversi: {'installed' if rr else 'not installed'}; numpy {np.__version__}; "
-          f"load average at the start {load_start[0]:.1f}, at the end {os.getloadavg()[0]:.1f} "
-          f"({os.cpu_count()} CPUs)")
 
 
 if __name__ == "__main__":

@@ -392,13 +392,15 @@ impl PyPatternEval {
     }
 
     /// Values of many positions (a list of `Position` or an `(n, 2)` uint64 array of
-    /// `(player, opponent)`), as an int32 array; see `evaluate_batch`.
+    /// `(player, opponent)`), as an int32 array, on `threads` threads; see `evaluate_batch`.
+    #[pyo3(signature = (positions, threads=None))]
     fn evaluate_batch<'py>(
         &self,
         py: Python<'py>,
         positions: &Bound<'py, PyAny>,
+        threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyArray1<i32>>> {
-        crate::batch::evaluate_with(py, &self.eval, positions)
+        crate::batch::evaluate_with(py, &self.eval, positions, threads)
     }
 }
 

@@ -3,7 +3,8 @@
 //! Thin wrappers over the workspace crates: positions and text formats (`othello-rules`),
 //! perft, the exact solver (`othello-endgame`), engines from spec strings (`othello-spec`, the
 //! CLI's grammar), the pattern evaluation and its feature indices (`othello-pattern`), random
-//! playouts (`othello-mcts`) and GGF records. Batch functions take many positions (a list of
+//! playouts (`othello-mcts`), seeded random play (`Rng`, a mutable `Board`, whole games as
+//! NumPy arrays) and GGF records. Batch functions take many positions (a list of
 //! `Position` or a NumPy `(n, 2)` array of side-relative `uint64` bitboards) and return NumPy
 //! arrays, with the interpreter lock released while the Rust code runs.
 //!
@@ -24,6 +25,7 @@ mod batch;
 mod engines;
 mod games;
 mod position;
+mod random;
 
 /// A `ValueError` carrying a crate error's message.
 pub(crate) fn value_error(e: impl std::fmt::Display) -> PyErr {
@@ -40,6 +42,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<engines::PySolution>()?;
     m.add_class::<engines::PyPatternEval>()?;
     m.add_class::<games::PyGame>()?;
+    m.add_class::<random::PyRng>()?;
+    m.add_class::<random::PyBoard>()?;
     m.add_function(wrap_pyfunction!(position::perft, m)?)?;
     m.add_function(wrap_pyfunction!(position::parse_obf, m)?)?;
     m.add_function(wrap_pyfunction!(position::parse_moves, m)?)?;
@@ -53,6 +57,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(batch::positions_to_array, m)?)?;
     m.add_function(wrap_pyfunction!(batch::positions_from_array, m)?)?;
     m.add_function(wrap_pyfunction!(games::read_ggf, m)?)?;
+    m.add_function(wrap_pyfunction!(random::random_games, m)?)?;
     m.add("PATTERN_SET_ID", othello_pattern::PATTERN_SET_ID)?;
     m.add("FEATURES", othello_pattern::FEATURES)?;
     m.add("SYMMETRIES", position::SYMMETRY_NAMES.to_vec())?;

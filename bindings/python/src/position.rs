@@ -1,6 +1,7 @@
 //! `Position`: an immutable board and side to move, with the rules crate's text formats,
 //! move generation, game end, scores and symmetries; `perft`.
 
+use crate::random::{PyRng, game_over, random_move};
 use crate::value_error;
 use othello_rules::text::{self, ObfLine};
 use othello_rules::{Bitboard, BoardSize, Color, Move, Position, Symmetry, canonical, perft as rules_perft};
@@ -241,6 +242,21 @@ impl PyPosition {
     /// Raises `ValueError` naming why an illegal move is illegal.
     fn play(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Self> {
         self.0.play(to_move(r#move)?).map(PyPosition).map_err(value_error)
+    }
+
+    /// A uniformly drawn legal move from `rng` (an `Rng`), as an index (0..63, 64 for a forced
+    /// pass); `ValueError` when the game is over.
+    fn random_move(&self, mut rng: PyRefMut<'_, PyRng>) -> PyResult<u8> {
+        random_move(&self.0, &mut rng.0)
+            .map(|m| m.to_u8())
+            .ok_or_else(game_over)
+    }
+
+    /// The position after a uniformly drawn legal move from `rng` (the pass when it is
+    /// forced): `p.play(p.random_move(rng))` in one call; `ValueError` when the game is over.
+    fn play_random(&self, mut rng: PyRefMut<'_, PyRng>) -> PyResult<Self> {
+        let mv = random_move(&self.0, &mut rng.0).ok_or_else(game_over)?;
+        Ok(PyPosition(self.0.play_unchecked(mv)))
     }
 
     /// The position after a sequence of moves (as `from_moves`).

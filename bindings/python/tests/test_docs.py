@@ -13,7 +13,8 @@ def test_every_public_name_has_a_docstring():
         obj = getattr(ot, name)
         if callable(obj):
             assert obj.__doc__ and obj.__doc__.strip(), name
-    for cls in (ot.Position, ot.Engine, ot.Solver, ot.PatternEval, ot.Game, ot.Reply, ot.Solution):
+    classes = (ot.Position, ot.Engine, ot.Solver, ot.PatternEval, ot.Game, ot.Reply, ot.Solution, ot.Board, ot.Rng)
+    for cls in classes:
         assert cls.__doc__, cls.__name__
         for attr, value in vars(cls).items():
             if not attr.startswith("_"):

@@ -59,6 +59,28 @@ def test_batches_equal_single_calls_from_lists_and_arrays(positions):
     assert ot.solve_batch([])[0].shape == (0,)
 
 
+def test_evaluate_batch_is_the_same_on_any_thread_count(positions):
+    # Enough rows that three threads each get a share (a thread takes 2048 rows at least),
+    # shuffled so that the rows' phases are mixed: the batch reorders rows by phase and must
+    # put every value back in its row.
+    rng = np.random.default_rng(4)
+    array = ot.positions_to_array(positions)
+    big = array[rng.integers(0, len(array), size=9000)]
+    ev = ot.PatternEval()
+    singles = [ev.evaluate(ot.Position.from_bitboards(int(p), int(o))) for p, o in big]
+    for threads in (1, 2, 3, None):
+        assert ot.evaluate_batch(big, threads=threads).tolist() == singles, threads
+        assert ev.evaluate_batch(big, threads=threads).tolist() == singles, threads
+    listed = [ot.Position.from_bitboards(int(p), int(o)) for p, o in big[:5000]]
+    assert ot.evaluate_batch(listed, threads=3).tolist() == singles[:5000]
+    with pytest.raises(ValueError, match="bad thread count 0"):
+        ot.evaluate_batch(big, threads=0)
+    bad = big.copy()
+    bad[7000, 1] |= bad[7000, 0]
+    with pytest.raises(ValueError, match="row 7000: "):
+        ot.evaluate_batch(bad, threads=2)
+
+
 def test_solve_batch_equals_single_solves_on_any_thread_count(positions):
     late = [p for p in positions if 8 <= p.empty_count <= 12][:24]
     assert len(late) == 24

@@ -33,6 +33,7 @@ ARRAY = np.repeat(ot.positions_to_array([ot.Position.from_moves("f5d6c3")]), 2_0
     "name, call",
     [
         ("random_playouts", lambda: ot.random_playouts(ot.Position(), 30_000)),
+        ("random_games", lambda: ot.random_games(30_000)),
         ("perft", lambda: ot.perft(ot.Position(), 10)),
         ("legal_moves_batch", lambda: ot.legal_moves_batch(ARRAY)),
         ("evaluate_batch", lambda: ot.evaluate_batch(ARRAY[:500_000])),

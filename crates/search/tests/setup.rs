@@ -107,10 +107,17 @@ fn timed() -> Limits {
 fn a_new_game_allocates_both_tables_and_the_timed_moves_after_it_touch_neither() {
     let mut s = searcher();
     s.new_game();
-    assert_eq!(take_counts(), (2, 0), "the search's table and the solver's, allocated empty");
+    assert_eq!(
+        take_counts(),
+        (2, 0),
+        "the search's table and the solver's, allocated empty"
+    );
     let midgame = after(8);
     let endgame = after(50);
-    assert!(endgame.empty_count() <= s.config().endgame_empties, "the solver's position");
+    assert!(
+        endgame.empty_count() <= s.config().endgame_empties,
+        "the solver's position"
+    );
     s.search(&midgame, &timed(), |_| {});
     s.search(&endgame, &timed(), |_| {});
     assert_eq!(take_counts(), (0, 0), "no table work in the timed moves");

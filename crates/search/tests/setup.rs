@@ -169,3 +169,37 @@ fn a_new_table_size_is_allocated_by_the_new_game() {
     s.search(&after(8), &timed(), |_| {});
     assert_eq!(take_counts(), (0, 0));
 }
+
+#[test]
+fn the_player_layers_new_game_does_the_setup() {
+    use othello_engine::Player;
+    let mut s = searcher();
+    Player::new_game(&mut s);
+    assert_eq!(take_counts(), (2, 0));
+    s.think(&after(8), &timed());
+    assert_eq!(take_counts(), (0, 0));
+}
+
+#[test]
+fn only_the_tables_a_configuration_uses_are_allocated() {
+    // No endgame solver: the search's table alone.
+    let mut s: Searcher<Mobility, Counting> =
+        Searcher::with_table_type(Mobility, SearchConfig::default().with_tt_mib(1).with_endgame_empties(0));
+    s.new_game();
+    assert_eq!(take_counts(), (1, 0));
+    // No search table (size 0): the solver's alone, and no search allocates one.
+    let mut s: Searcher<Mobility, Counting> =
+        Searcher::with_table_type(Mobility, SearchConfig::default().with_tt_mib(0));
+    s.new_game();
+    assert_eq!(take_counts(), (1, 0));
+    s.search(&after(8), &timed(), |_| {});
+    assert_eq!(take_counts(), (0, 0));
+    // A search that does not prune uses neither.
+    let config = SearchConfig::default()
+        .with_tt_mib(1)
+        .with_algorithm(othello_search::Algorithm::Negamax);
+    let mut s: Searcher<Mobility, Counting> = Searcher::with_table_type(Mobility, config);
+    s.new_game();
+    s.search(&after(8), &Limits::depth(3), |_| {});
+    assert_eq!(take_counts(), (0, 0));
+}

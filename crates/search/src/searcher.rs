@@ -43,6 +43,9 @@ pub struct Searcher<E: Evaluator, T: Table = TranspositionTable> {
     /// as on the position (the board size is part of the table's key, so sizes share a table).
     /// The selectivity too: a selective entry serves only a search at its level.
     table_quiescence: Option<(bool, Selectivity)>,
+    /// Whether the table holds nothing (just allocated or cleared, no search since): an empty
+    /// table suits any rule, so the next search need not clear it again.
+    table_empty: bool,
     heuristics: Heuristics,
     helper_heuristics: Vec<Heuristics>,
     /// The endgame solver, created on first use, on its own table of type `T`.
@@ -51,15 +54,15 @@ pub struct Searcher<E: Evaluator, T: Table = TranspositionTable> {
 
 impl<E: Evaluator> Searcher<E> {
     /// A searcher with `eval` and `config` and the default shared [`TranspositionTable`]. The
-    /// table is allocated on the first search.
+    /// table is allocated by [`Searcher::new_game`] or the first search, whichever comes first.
     pub fn new(eval: E, config: SearchConfig) -> Self {
         Searcher::with_table_type(eval, config)
     }
 }
 
 impl<E: Evaluator, T: Table> Searcher<E, T> {
-    /// A searcher with `eval`, `config` and a table of type `T` (allocated on the first search
-    /// with [`Table::with_mib`]).
+    /// A searcher with `eval`, `config` and a table of type `T` (allocated with
+    /// [`Table::with_mib`] by [`Searcher::new_game`] or the first search).
     ///
     /// ```
     /// use othello_eval::Discs;
@@ -80,6 +83,7 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
             table: None,
             table_mib: 0,
             table_quiescence: None,
+            table_empty: false,
             heuristics: Heuristics::default(),
             helper_heuristics: Vec::new(),
             solver: None,
@@ -104,38 +108,67 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
 
     /// Forgets everything learnt: clears the table, the killers and the history. After it, a
     /// single-threaded search repeats a fresh searcher's result and node count exactly.
+    ///
+    /// It also does a game's setup work, so that no timed move pays for it: the table is
+    /// allocated here if it is not yet (or its size changed), and so is the endgame solver's
+    /// when the configuration hands endgames to it ([`SearchConfig::endgame_empties`]); the
+    /// first search after it neither allocates nor clears a table. A searcher never given a
+    /// new game allocates on its first search instead.
     pub fn new_game(&mut self) {
-        if let Some(t) = &self.table {
+        let prunes = self.config.algorithm.prunes();
+        if prunes && self.config.tt_mib > 0 && self.allocate_table() {
+            // Freshly allocated: empty already.
+        } else if let Some(t) = &self.table {
             t.clear();
         }
-        self.table_quiescence = None;
+        self.table_empty = self.table.is_some();
         self.heuristics.clear();
         self.helper_heuristics.clear();
-        if let Some(solver) = &mut self.solver {
-            solver.new_game();
+        match &mut self.solver {
+            Some(solver) => solver.new_game(),
+            None if prunes && self.config.endgame_empties > 0 => {
+                self.solver = Some(endgame::new_solver(&self.config));
+            }
+            None => {}
         }
+    }
+
+    /// Allocates the table when there is none or its size is not the configured one; whether
+    /// it did (the new table is empty).
+    fn allocate_table(&mut self) -> bool {
+        if self.table.is_some() && self.table_mib == self.config.tt_mib {
+            return false;
+        }
+        // The old table goes first, so that two never coexist.
+        self.table = None;
+        self.table = Some(T::with_mib(self.config.tt_mib));
+        self.table_mib = self.config.tt_mib;
+        self.table_quiescence = None;
+        true
     }
 
     /// Makes the table match the configuration: its size, and the horizon rule and the
     /// selectivity its values were computed under (a change of the quiescence setting or of
-    /// the selectivity clears it: a selective entry never serves a less selective search). A
-    /// change of board size needs nothing: the size is part of the table's key, and searches
-    /// of other sizes are full-width.
+    /// the selectivity clears a table that holds values: a selective entry never serves a less
+    /// selective search). A change of board size needs nothing: the size is part of the
+    /// table's key, and searches of other sizes are full-width.
     fn prepare_table(&mut self) {
         if !self.config.algorithm.prunes() || self.config.tt_mib == 0 {
             return;
         }
-        if self.table.is_none() || self.table_mib != self.config.tt_mib {
-            self.table = Some(T::with_mib(self.config.tt_mib));
-            self.table_mib = self.config.tt_mib;
-            self.table_quiescence = None;
+        if self.allocate_table() {
+            self.table_empty = true;
         }
         let table = self.table.as_ref().expect("allocated above");
         let rule = (self.config.quiescence, self.config.selectivity);
         if self.table_quiescence != Some(rule) {
-            table.clear();
+            if !self.table_empty {
+                table.clear();
+            }
             self.table_quiescence = Some(rule);
         }
+        // The search about to run fills it.
+        self.table_empty = false;
         table.new_search();
     }
 

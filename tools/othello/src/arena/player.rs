@@ -143,9 +143,11 @@ impl Seat {
     pub fn new_game(&mut self, root: Position, moves: &[Move], time_control: Option<&str>) -> Result<(), Failure> {
         match self {
             Seat::InProcess { player, .. } => {
-                // A depth-1 search before the clock starts, so that the first timed move does
-                // not pay for allocating the player's tables (tens of milliseconds for the
-                // default 64 MiB table: half of a 75 ms move), then a clean start.
+                // The game's setup before its clock starts: `new_game` allocates and clears
+                // the searcher's tables (the search's and the endgame solver's, 16 MiB each by
+                // default), and a depth-1 search runs what a player sets up on its first search
+                // (the process's first evaluation, a player that allocates lazily), then a
+                // clean start. So no timed move pays for setup.
                 player.new_game();
                 player.think(&root, &Limits::depth(1).with_nodes(1));
                 player.new_game();

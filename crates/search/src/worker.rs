@@ -26,6 +26,9 @@ pub(crate) struct Worker<'a, E: Evaluator, T: Table> {
     pub(crate) killers: bool,
     pub(crate) history: bool,
     pub(crate) mobility: bool,
+    /// Whether nodes at depth 1 take the specialised path (`Worker::search_one`); always on
+    /// outside the tests that compare it with the general node.
+    pub(crate) depth_one: bool,
     /// The cut table and the confidence (hundredths of sigma) of a selective search; `None`
     /// when full-width (see [`Worker::selectivity`]).
     pub(crate) cuts: Option<(&'a CutTable, u32)>,
@@ -76,6 +79,7 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
             killers: config.killers,
             history: config.history,
             mobility: config.mobility_ordering,
+            depth_one: true,
             cuts,
             selectivity,
             backend: movegen::backend(),

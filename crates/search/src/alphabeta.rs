@@ -456,7 +456,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         if self.quiescence {
             self.quiesce_moves::<G>(p, o, moves, crate::quiescence::QUIESCENCE_PLIES, ply, alpha, beta)
         } else {
-            self.evaluate(p, o, ply)
+            self.evaluate_moves(p, o, moves, ply)
         }
     }
 }

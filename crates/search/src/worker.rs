@@ -3,7 +3,7 @@
 use crate::heuristics::Heuristics;
 use crate::limits::Clock;
 use crate::pv::PvTable;
-use crate::score::{DISC, leaf_value};
+use crate::score::{DISC, EVAL_LIMIT, leaf_value};
 use crate::{SearchConfig, SearchStats, Selectivity};
 use othello_eval::{CutTable, Evaluator};
 use othello_rules::movegen::{self, Backend};
@@ -130,6 +130,17 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
         self.stats.leaf_evals += 1;
         let pos = Position::from_raw_unchecked(p, o, self.color_at(ply), self.size);
         leaf_value(self.eval, &pos)
+    }
+
+    /// [`Worker::evaluate`] of a position whose side to move has the legal squares `moves`
+    /// (on the board: masked), which the evaluation may use instead of generating them.
+    #[inline]
+    pub(crate) fn evaluate_moves(&mut self, p: u64, o: u64, moves: u64, ply: usize) -> i32 {
+        self.stats.leaf_evals += 1;
+        let pos = Position::from_raw_unchecked(p, o, self.color_at(ply), self.size);
+        self.eval
+            .evaluate_with_moves(&pos, moves)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     /// The exact score of a finished game, side-relative.

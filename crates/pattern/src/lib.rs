@@ -583,7 +583,7 @@ impl Evaluator for PatternEval {
     }
 
     /// [`Evaluator::evaluate`] without computing the side to move's legal squares again.
-    #[inline]
+    #[inline(always)]
     fn evaluate_with_moves(&self, pos: &Position, moves: u64) -> i32 {
         if pos.size() != BoardSize::Eight {
             return pos.disc_difference() * 100;

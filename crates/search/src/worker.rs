@@ -247,4 +247,21 @@ mod tests {
         assert_eq!(abort_node(&clock, 1500, 1100, 5000), Some(1500));
         assert_eq!(abort_node(&clock, 9000, 5000, 5000), None);
     }
+
+    /// A helper flushes its node count to the clock at every multiple of 1024 nodes, and
+    /// only then.
+    #[test]
+    fn a_helper_flushes_every_1024_nodes() {
+        let clock = Clock::new(&Limits::none(), 60);
+        let pos = Position::start();
+        let config = SearchConfig::default();
+        let mut w: Worker<'_, Discs, TranspositionTable> =
+            Worker::new(&Discs, None, &clock, &config, &pos, Heuristics::default(), u64::MAX);
+        w.set_abortable();
+        w.helper = true;
+        for n in 1..=5000u64 {
+            assert!(!w.enter());
+            assert_eq!(clock.helper_nodes(), n / 1024 * 1024, "{n}");
+        }
+    }
 }

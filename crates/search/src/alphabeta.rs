@@ -291,8 +291,8 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
     /// depth is the two killers (when legal), then square-index order (no history, no
     /// mobility keys below `HISTORY_MIN_DEPTH` and `MOBILITY_MIN_DEPTH`); each child is a
     /// horizon leaf evaluated inline ([`Worker::leaf`]). Multi-ProbCut is tried as in the
-    /// general node (a cut table can have no pair of deep depth 1: its shallow depths are
-    /// at least 1 and below the deep one).
+    /// general node (the fitted tables have no pair of deep depth 1, but a table may pair it
+    /// with the static value, shallow depth 0).
     #[inline(always)]
     fn search_one<G: Kernel>(&mut self, p: u64, o: u64, moves: u64, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         const {
@@ -473,8 +473,8 @@ mod tests {
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
 
-    /// The hand features with a cut table (multi-ProbCut's pairs up to depth 8), so that
-    /// selective searches try cuts at every depth they can.
+    /// The hand features with a cut table (multi-ProbCut's pairs up to depth 8, and depths 1
+    /// and 2 paired with depth 0), so that selective searches try cuts at every depth.
     struct WithCuts(WeightedEval, CutTable);
 
     impl Evaluator for WithCuts {
@@ -495,6 +495,7 @@ mod tests {
         };
         let pairs = probcut::default_pairs(8, true)
             .into_iter()
+            .chain([(1, 0), (2, 0)])
             .map(|(d, s)| (d as u8, s as u8, vec![model]))
             .collect();
         WithCuts(WeightedEval::default(), CutTable::new(1, pairs).unwrap())
@@ -550,7 +551,7 @@ mod tests {
         let (mut checked, mut cuts, mut quiescence) = (0, 0, 0);
         for game in 0..48 {
             let mut pos = Position::start();
-            let plies = rng.random_range(2..58);
+            let plies = if game % 6 == 5 { 56 } else { rng.random_range(2..58) };
             for _ in 0..plies {
                 let moves = pos.moves();
                 if moves.is_empty() {

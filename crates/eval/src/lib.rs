@@ -85,6 +85,16 @@ pub trait Evaluator: Send + Sync {
     /// The score of `pos` for its side to move, in centi-discs.
     fn evaluate(&self, pos: &Position) -> i32;
 
+    /// [`Evaluator::evaluate`] of a position whose side to move's legal squares the caller
+    /// already has: `moves` must be exactly those squares (`pos.moves()` as a bitboard on
+    /// `pos`'s board). The same value as `evaluate`; an evaluation that counts mobility may
+    /// skip generating them again (a search has them at every node). The default ignores them.
+    #[inline]
+    fn evaluate_with_moves(&self, pos: &Position, moves: u64) -> i32 {
+        let _ = moves;
+        self.evaluate(pos)
+    }
+
     /// The cut model of selective search with this evaluation ([`CutTable`]: how well its
     /// shallow searches predict its deep ones), if it has one. A search runs selectively only
     /// with an evaluation that has a table; the default is none, so hand features
@@ -103,6 +113,11 @@ impl<E: Evaluator + ?Sized> Evaluator for &E {
     }
 
     #[inline]
+    fn evaluate_with_moves(&self, pos: &Position, moves: u64) -> i32 {
+        (**self).evaluate_with_moves(pos, moves)
+    }
+
+    #[inline]
     fn cut_table(&self) -> Option<&CutTable> {
         (**self).cut_table()
     }
@@ -115,6 +130,11 @@ impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
     }
 
     #[inline]
+    fn evaluate_with_moves(&self, pos: &Position, moves: u64) -> i32 {
+        (**self).evaluate_with_moves(pos, moves)
+    }
+
+    #[inline]
     fn cut_table(&self) -> Option<&CutTable> {
         (**self).cut_table()
     }
@@ -124,6 +144,11 @@ impl<E: Evaluator + ?Sized> Evaluator for std::sync::Arc<E> {
     #[inline]
     fn evaluate(&self, pos: &Position) -> i32 {
         (**self).evaluate(pos)
+    }
+
+    #[inline]
+    fn evaluate_with_moves(&self, pos: &Position, moves: u64) -> i32 {
+        (**self).evaluate_with_moves(pos, moves)
     }
 
     #[inline]

@@ -643,3 +643,48 @@ fn default_beats_disc_counting_at_two_plies() {
     }
     assert!(wins * 4 >= games * 3, "default won {wins} of {games}");
 }
+
+// ---------------------------------------------------------------------------------------
+// Evaluation given the legal squares
+
+/// An evaluation that reads the legal squares it is given (to see them forwarded).
+struct CountsMoves;
+
+impl Evaluator for CountsMoves {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        pos.legal_moves().0.count_ones() as i32
+    }
+    fn evaluate_with_moves(&self, _pos: &Position, moves: u64) -> i32 {
+        1000 + moves.count_ones() as i32
+    }
+}
+
+/// The default `evaluate_with_moves` is `evaluate` (for every feature and the weighted sum),
+/// and the references and smart pointers forward it to the evaluation's own.
+#[test]
+fn evaluate_with_moves_is_evaluate_and_is_forwarded() {
+    let weighted = WeightedEval::default();
+    for pos in random_positions(BoardSize::Eight, 4, 77)
+        .into_iter()
+        .chain(random_positions(BoardSize::Six, 2, 78))
+    {
+        let moves = pos.legal_moves().0;
+        assert_eq!(
+            weighted.evaluate_with_moves(&pos, moves),
+            weighted.evaluate(&pos),
+            "{pos}"
+        );
+        for f in Feature::ALL {
+            assert_eq!(f.evaluate_with_moves(&pos, moves), f.evaluate(&pos), "{f:?} {pos}");
+        }
+    }
+    let pos = Position::start();
+    let moves = pos.legal_moves().0;
+    assert_eq!(CountsMoves.evaluate(&pos), 4);
+    let by_ref = &CountsMoves;
+    assert_eq!(Evaluator::evaluate_with_moves(&by_ref, &pos, moves), 1004);
+    let boxed: Box<dyn Evaluator> = Box::new(CountsMoves);
+    assert_eq!(boxed.evaluate_with_moves(&pos, moves), 1004);
+    let shared = std::sync::Arc::new(CountsMoves);
+    assert_eq!(shared.evaluate_with_moves(&pos, moves), 1004);
+}

@@ -375,10 +375,10 @@ impl PatternEval {
     /// portable code's stack frame and saved registers (about 25 instructions per evaluation,
     /// measured 2026-12-01 on the Intel Xeon: docs/history/benchmarks-2026.md).
     #[inline(never)]
-    fn sum_portable(&self, base: usize, player: u64, opponent: u64) -> i32 {
+    fn sum_portable(&self, base: usize, player: u64, opponent: u64, mine: Option<u64>) -> i32 {
         let w = &self.values[base..];
         let idx = self.groups.indices_portable(player, opponent);
-        let (mine, theirs) = othello_rules::movegen::legal_moves_both(player, opponent);
+        let (mine, theirs) = legal_moves_both(player, opponent, mine);
         self.sum_groups(w, &idx) + self.mobility_terms(w, player, opponent, mine, theirs)
     }
 
@@ -396,12 +396,13 @@ impl PatternEval {
     /// features' entries and the phase constant by one 8-lane gather, summed together.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512vl,avx512vpopcntdq,avx2,popcnt")]
-    fn sum_avx512(&self, base: usize, player: u64, opponent: u64) -> i32 {
+    fn sum_avx512(&self, base: usize, player: u64, opponent: u64, mine: Option<u64>) -> i32 {
         use othello_rules::movegen::x86::legal_moves_avx2;
         use std::arch::x86_64::*;
         let w = &self.values[base..];
         let groups = self.groups.lanes_avx512(w, player, opponent);
-        let (mine, theirs) = (legal_moves_avx2(player, opponent), legal_moves_avx2(opponent, player));
+        let mine = mine.unwrap_or_else(|| legal_moves_avx2(player, opponent));
+        let theirs = legal_moves_avx2(opponent, player);
         let counts =
             extract::Groups::extra_counts_avx512(player, opponent, mine, theirs, mobility_entries(mine, theirs));
         let extra = self.groups.extra_lanes_avx2(w, counts);
@@ -412,11 +413,12 @@ impl PatternEval {
     /// the mobility and global features' entries and the phase constant by one more.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,popcnt")]
-    fn sum_avx2(&self, base: usize, player: u64, opponent: u64, loads: bool) -> i32 {
+    fn sum_avx2(&self, base: usize, player: u64, opponent: u64, mine: Option<u64>, loads: bool) -> i32 {
         use othello_rules::movegen::x86::legal_moves_avx2;
         use std::arch::x86_64::*;
         let w = &self.values[base..];
-        let (mine, theirs) = (legal_moves_avx2(player, opponent), legal_moves_avx2(opponent, player));
+        let mine = mine.unwrap_or_else(|| legal_moves_avx2(player, opponent));
+        let theirs = legal_moves_avx2(opponent, player);
         let counts = extract::Groups::extra_counts_avx2(player, opponent, mine, theirs, mobility_entries(mine, theirs));
         if loads {
             self.groups.sum_avx2_loads(w, player, opponent) + self.groups.extra_sum_avx2_loads(w, counts)
@@ -441,7 +443,7 @@ impl PatternEval {
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi2")]
-    fn sum_bmi2(&self, base: usize, player: u64, opponent: u64) -> i32 {
+    fn sum_bmi2(&self, base: usize, player: u64, opponent: u64, mine: Option<u64>) -> i32 {
         use std::arch::x86_64::_pext_u64;
         let w = &self.values[base..];
         // Overlapping bitboards (never a position) read as the player, as in every extraction.
@@ -452,7 +454,7 @@ impl PatternEval {
             let idx = i.offset + ternary(_pext_u64(ps[s], i.mask), _pext_u64(os[s], i.mask));
             sum += i32::from(w[idx as usize]);
         }
-        let (mine, theirs) = othello_rules::movegen::legal_moves_both(player, opponent);
+        let (mine, theirs) = legal_moves_both(player, opponent, mine);
         sum + self.mobility_terms(w, player, opponent, mine, theirs)
     }
 
@@ -463,24 +465,53 @@ impl PatternEval {
 
     /// The weighted sum for these bitboards, in the phase of `empties`.
     fn raw_of(&self, p: u64, o: u64, empties: u32) -> i32 {
+        self.raw_with(p, o, empties, None)
+    }
+
+    /// [`PatternEval::raw_of`], given the side to move's legal squares `mine` when the caller
+    /// has them (else computed here).
+    #[inline]
+    fn raw_with(&self, p: u64, o: u64, empties: u32, mine: Option<u64>) -> i32 {
         let base = self.phase_base[empties.min(60) as usize] as usize;
         match self.extraction {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Avx512` is chosen only when the CPU reports AVX-512 F/BW/VBMI/VL/VPOPCNTDQ,
             // AVX2 and POPCNT (`Extraction::supported`).
-            Extraction::Avx512 => unsafe { self.sum_avx512(base, p, o) },
+            Extraction::Avx512 => unsafe { self.sum_avx512(base, p, o, mine) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Avx2` is chosen only when the CPU reports AVX2 and POPCNT
             // (`Extraction::supported`).
-            Extraction::Avx2 => unsafe { self.sum_avx2(base, p, o, false) },
+            Extraction::Avx2 => unsafe { self.sum_avx2(base, p, o, mine, false) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as for `Avx2`.
-            Extraction::Avx2Loads => unsafe { self.sum_avx2(base, p, o, true) },
+            Extraction::Avx2Loads => unsafe { self.sum_avx2(base, p, o, mine, true) },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `Bmi2` is chosen only when the CPU reports BMI2 (`Extraction::supported`).
-            Extraction::Bmi2 => unsafe { self.sum_bmi2(base, p, o) },
-            _ => self.sum_portable(base, p, o),
+            Extraction::Bmi2 => unsafe { self.sum_bmi2(base, p, o, mine) },
+            _ => self.sum_portable(base, p, o, mine),
         }
+    }
+}
+
+/// Both sides' legal squares, the side to move's from `mine` when given.
+#[inline(always)]
+fn legal_moves_both(player: u64, opponent: u64, mine: Option<u64>) -> (u64, u64) {
+    match mine {
+        Some(mine) => (mine, othello_rules::movegen::legal_moves(opponent, player)),
+        None => othello_rules::movegen::legal_moves_both(player, opponent),
+    }
+}
+
+impl PatternEval {
+    /// A weighted sum in centi-discs: scaled, clamped to the disc range.
+    #[inline(always)]
+    fn centi_discs(&self, raw: i32) -> i32 {
+        let cd = if self.scale == 100 {
+            raw
+        } else {
+            (i64::from(raw) * 100 / i64::from(self.scale)) as i32
+        };
+        cd.clamp(-6400, 6400)
     }
 }
 
@@ -548,13 +579,16 @@ impl Evaluator for PatternEval {
         if pos.size() != BoardSize::Eight {
             return pos.disc_difference() * 100;
         }
-        let raw = self.raw(pos);
-        let cd = if self.scale == 100 {
-            raw
-        } else {
-            (i64::from(raw) * 100 / i64::from(self.scale)) as i32
-        };
-        cd.clamp(-6400, 6400)
+        self.centi_discs(self.raw(pos))
+    }
+
+    /// [`Evaluator::evaluate`] without computing the side to move's legal squares again.
+    #[inline(always)]
+    fn evaluate_with_moves(&self, pos: &Position, moves: u64) -> i32 {
+        if pos.size() != BoardSize::Eight {
+            return pos.disc_difference() * 100;
+        }
+        self.centi_discs(self.raw_with(pos.player().0, pos.opponent().0, pos.empty_count(), Some(moves)))
     }
 
     /// The cut table of the weights file or of [`PatternEval::with_cut_table`] (the default evaluator's

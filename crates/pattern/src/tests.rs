@@ -195,6 +195,10 @@ fn other_sizes_are_refused_and_never_panic() {
         .play("c2".parse().unwrap())
         .unwrap_or(Position::start_of(BoardSize::Six));
     assert_eq!(eval.evaluate(&six), six.disc_difference() * 100);
+    assert_eq!(
+        eval.evaluate_with_moves(&six, six.legal_moves().0),
+        six.disc_difference() * 100
+    );
 }
 
 /// Weights of set 1 (no global tables) score as they did: the global tables of the loaded
@@ -351,8 +355,11 @@ fn every_extraction_matches_the_old_evaluation_and_the_reference() {
         for pos in random_positions(seed + 100, 25) {
             seen_empties[pos.empty_count().min(60) as usize] = true;
             let want = old_evaluation(&w, &pos);
+            let moves = pos.legal_moves().0;
             for e in &evals {
                 assert_eq!(e.evaluate(&pos), want, "{:?} {pos}", e.extraction());
+                // Given the legal squares, the same value.
+                assert_eq!(e.evaluate_with_moves(&pos, moves), want, "{:?} {pos}", e.extraction());
             }
         }
         assert!(seen_empties.iter().all(|&s| s), "every phase");

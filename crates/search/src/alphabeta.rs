@@ -119,6 +119,9 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         if depth == 0 {
             return self.horizon::<G>(p, o, moves, ply, alpha, beta);
         }
+        if depth == 1 && self.depth_one {
+            return self.search_one::<G>(p, o, moves, alpha, beta, ply);
+        }
 
         let pv_node = beta - alpha > 1;
         let (orig_alpha, orig_beta) = (alpha, beta);
@@ -207,7 +210,20 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
             let s = if depth == 1 && !self.quiescence {
                 // A horizon child's value does not depend on the window: no null window, no
                 // re-search, no call.
-                -self.leaf::<G>(np, no, ply + 1)
+                -self.leaf::<G>(np, no, ply + 1, -beta, -alpha)
+            } else if depth == 1 {
+                // A horizon child with quiescence: the same windows as below, without the call
+                // (a leaf is most of the nodes, and the recursion's frame costs more than it).
+                if searched == 0 || !self.pvs {
+                    -self.leaf::<G>(np, no, ply + 1, -beta, -alpha)
+                } else {
+                    let s = -self.leaf::<G>(np, no, ply + 1, -alpha - 1, -alpha);
+                    if s > alpha && s < beta && !self.aborted {
+                        -self.leaf::<G>(np, no, ply + 1, -beta, -alpha)
+                    } else {
+                        s
+                    }
+                }
             } else if searched == 0 || !self.pvs {
                 -G::search(self, np, no, depth - 1, -beta, -alpha, ply + 1)
             } else {
@@ -268,6 +284,103 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         best
     }
 
+    /// The rest of a node at depth 1 with legal `moves` (after [`Worker::search_body`]'s
+    /// common start): the general node's loop with only what can happen at depth 1, so the
+    /// same tree, values and counters. No table (below `TABLE_MIN_DEPTH`), no busy marks
+    /// (below `BUSY_MIN_DEPTH`); the moves go in the general picker's order, which at this
+    /// depth is the two killers (when legal), then square-index order (no history, no
+    /// mobility keys below `HISTORY_MIN_DEPTH` and `MOBILITY_MIN_DEPTH`); each child is a
+    /// horizon leaf evaluated inline ([`Worker::leaf`]). Multi-ProbCut is tried as in the
+    /// general node (the fitted tables have no pair of deep depth 1, but a table may pair it
+    /// with the static value, shallow depth 0).
+    #[inline(always)]
+    fn search_one<G: Kernel>(&mut self, p: u64, o: u64, moves: u64, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        const {
+            assert!(TABLE_MIN_DEPTH > 1 && BUSY_MIN_DEPTH > 1);
+            assert!(HISTORY_MIN_DEPTH > 1 && MOBILITY_MIN_DEPTH > 1);
+        }
+        let pv_node = beta - alpha > 1;
+        if let Some((cuts, t)) = self.cuts.filter(|_| !pv_node) {
+            let empties = (self.mask & !(p | o)).count_ones();
+            if empties > 1
+                && let Some(v) = self.probcut::<G>(cuts, t, p, o, 1, empties, alpha, beta, ply)
+            {
+                return v;
+            }
+        }
+        let mut remaining = moves;
+        let mut killers = [NO_SQUARE; 2];
+        if self.killers {
+            for (slot, k) in killers.iter_mut().zip(self.heuristics.killers(ply)) {
+                if k < 64 && remaining >> k & 1 != 0 {
+                    remaining &= !(1u64 << k);
+                    *slot = k;
+                }
+            }
+        }
+        let mut best = -INFINITY;
+        let mut searched = 0u32;
+        let mut next = 0usize;
+        loop {
+            let sq = if next < 2 {
+                let k = killers[next];
+                next += 1;
+                if k == NO_SQUARE {
+                    continue;
+                }
+                k
+            } else if remaining != 0 {
+                let sq = remaining.trailing_zeros() as u8;
+                remaining &= remaining - 1;
+                sq
+            } else {
+                break;
+            };
+            let f = G::flips(p, o, u32::from(sq));
+            let (np, no) = (o ^ f, p ^ f ^ (1u64 << sq));
+            let s = if !self.quiescence || searched == 0 || !self.pvs {
+                // Without quiescence a leaf's value does not depend on the window: no null
+                // window, no re-search.
+                -self.leaf::<G>(np, no, ply + 1, -beta, -alpha)
+            } else {
+                let s = -self.leaf::<G>(np, no, ply + 1, -alpha - 1, -alpha);
+                if s > alpha && s < beta && !self.aborted {
+                    -self.leaf::<G>(np, no, ply + 1, -beta, -alpha)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            searched += 1;
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if pv_node {
+                        self.pv.update(ply, sq);
+                    }
+                    if s >= beta {
+                        self.stats.beta_cutoffs += 1;
+                        if searched == 1 {
+                            self.stats.first_move_cutoffs += 1;
+                        }
+                        if self.killers {
+                            self.heuristics.add_killer(ply, sq);
+                        }
+                        if self.history {
+                            let color = self.color_at(ply) as usize;
+                            self.heuristics.add_history(color, sq, 1);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+
     /// A probable cut-off (multi-ProbCut): for each shallow depth of the cut table's pairs
     /// for `depth` (increasing), a null-window shallow search at the bound that predicts the
     /// deep value at or above `beta` with confidence `t` (then `Some(beta)`), then at the bound
@@ -321,17 +434,20 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         None
     }
 
-    /// A node at depth 0 without quiescence: what [`Worker::search`] computes for it, inline.
+    /// A node at depth 0 in the window `(alpha, beta)`: what [`Worker::search`] computes for
+    /// it (the same node, counted the same way), inline. A side without a move stands at the
+    /// horizon as it would after its pass: `horizon` with no legal move is the evaluation.
     #[inline(always)]
-    fn leaf<G: Kernel>(&mut self, p: u64, o: u64, ply: usize) -> i32 {
+    fn leaf<G: Kernel>(&mut self, p: u64, o: u64, ply: usize, alpha: i32, beta: i32) -> i32 {
         self.pv.clear(ply);
         if self.enter() {
             return 0;
         }
-        if G::legal_moves(p, o) & self.mask == 0 && G::legal_moves(o, p) & self.mask == 0 {
+        let moves = G::legal_moves(p, o) & self.mask;
+        if moves == 0 && G::legal_moves(o, p) & self.mask == 0 {
             return self.final_value(p, o);
         }
-        self.evaluate(p, o, ply)
+        self.horizon::<G>(p, o, moves, ply, alpha, beta)
     }
 
     /// The value at the horizon: the evaluation, or quiescence when it is on.
@@ -340,7 +456,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         if self.quiescence {
             self.quiesce_moves::<G>(p, o, moves, crate::quiescence::QUIESCENCE_PLIES, ply, alpha, beta)
         } else {
-            self.evaluate(p, o, ply)
+            self.evaluate_moves(p, o, moves, ply)
         }
     }
 }
@@ -348,6 +464,135 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::heuristics::Heuristics;
+    use crate::limits::Clock;
+    use crate::{Algorithm, Limits, SearchConfig, Selectivity, probcut};
+    use othello_eval::{CutModel, Evaluator, WeightedEval};
+    use othello_rules::Position;
+    use othello_table::TranspositionTable;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The hand features with a cut table (multi-ProbCut's pairs up to depth 8, and depths 1
+    /// and 2 paired with depth 0), so that selective searches try cuts at every depth.
+    struct WithCuts(WeightedEval, CutTable);
+
+    impl Evaluator for WithCuts {
+        fn evaluate(&self, pos: &Position) -> i32 {
+            self.0.evaluate(pos)
+        }
+        fn cut_table(&self) -> Option<&CutTable> {
+            Some(&self.1)
+        }
+    }
+
+    fn with_cuts() -> WithCuts {
+        let model = CutModel {
+            a: 1050,
+            b: 10,
+            sigma: 120,
+            samples: 0,
+        };
+        let pairs = probcut::default_pairs(8, true)
+            .into_iter()
+            .chain([(1, 0), (2, 0)])
+            .map(|(d, s)| (d as u8, s as u8, vec![model]))
+            .collect();
+        WithCuts(WeightedEval::default(), CutTable::new(1, pairs).unwrap())
+    }
+
+    /// Everything a search leaves behind: value, counters, PV, killers, history.
+    type Trace = (i32, [u64; 9], Vec<othello_rules::Move>, Vec<[u8; 2]>, [[u32; 64]; 2]);
+
+    /// Iterative deepening of `pos` to `depth` in `window` with the specialised depth-1 node
+    /// on or off, on one worker (killers and history carry over between iterations).
+    fn trace(
+        eval: &WithCuts,
+        pos: &Position,
+        depth: u32,
+        window: (i32, i32),
+        config: &SearchConfig,
+        one: bool,
+    ) -> Trace {
+        let table = TranspositionTable::new(1);
+        let clock = Clock::new(&Limits::none(), pos.empty_count());
+        let mut w = Worker::new(eval, Some(&table), &clock, config, pos, Heuristics::default(), u64::MAX);
+        w.depth_one = one;
+        let (p, o) = (pos.player().0, pos.opponent().0);
+        let mut s = 0;
+        for d in 1..=depth {
+            s = w.search(p, o, d, window.0, window.1, 0);
+        }
+        let st = &w.stats;
+        let counters = [
+            st.nodes,
+            st.leaf_evals,
+            st.beta_cutoffs,
+            st.first_move_cutoffs,
+            st.tt_probes,
+            st.tt_hits,
+            st.tt_cutoffs,
+            st.quiescence_nodes,
+            st.probcut_tries * 1000 + st.probcuts,
+        ];
+        let killers = (0..12).map(|ply| w.heuristics.killers(ply)).collect();
+        let history = [*w.heuristics.history(0), *w.heuristics.history(1)];
+        (s, counters, w.pv.line(0), killers, history)
+    }
+
+    /// The specialised depth-1 node searches exactly the general node's tree: the same value,
+    /// counters, PV, killers and history, with quiescence on and off, PVS and alpha-beta,
+    /// killers and history on and off, selective and full-width, in open and null windows,
+    /// on positions from random play at every stage of the game (endgames and passes too).
+    #[test]
+    fn depth_one_node_is_the_general_node() {
+        let eval = with_cuts();
+        let mut rng = SmallRng::seed_from_u64(0x6465_7074);
+        let (mut checked, mut cuts, mut quiescence) = (0, 0, 0);
+        for game in 0..48 {
+            let mut pos = Position::start();
+            let plies = if game % 6 == 5 { 56 } else { rng.random_range(2..58) };
+            for _ in 0..plies {
+                let moves = pos.moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos = pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
+            }
+            if pos.is_game_over() {
+                continue;
+            }
+            let config = SearchConfig::default()
+                .with_quiescence(game % 2 == 0)
+                .with_algorithm(if game % 3 == 2 {
+                    Algorithm::AlphaBeta
+                } else {
+                    Algorithm::Pvs
+                })
+                .with_killers(game % 5 != 4)
+                .with_history(game % 7 != 6)
+                .with_selectivity(if game % 4 == 3 {
+                    Selectivity::Off
+                } else {
+                    Selectivity::Level(0)
+                });
+            let depth = 2 + game as u32 % 5;
+            let a = rng.random_range(-600..600);
+            for window in [(-INFINITY, INFINITY), (a, a + 1), (a - 150, a + 150)] {
+                let want = trace(&eval, &pos, depth, window, &config, false);
+                let got = trace(&eval, &pos, depth, window, &config, true);
+                assert_eq!(got, want, "{pos} depth {depth} {window:?} {config:?}");
+                assert!(want.1[0] > 1);
+                cuts += want.1[8] % 1000;
+                quiescence += want.1[7];
+                checked += 1;
+            }
+        }
+        assert!(
+            checked >= 100 && cuts > 0 && quiescence > 0,
+            "{checked} {cuts} {quiescence}"
+        );
+    }
 
     /// The depth byte keeps the drafts' order (full-width first among equal drafts), a
     /// full-width search reads only full-width entries of its draft, a selective one both kinds.

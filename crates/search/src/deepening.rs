@@ -301,7 +301,7 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
         if exact {
             break;
         }
-        worker.abortable = true;
+        worker.set_abortable();
         depth += 1;
     }
     last

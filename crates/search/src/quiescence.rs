@@ -69,7 +69,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
-        let stand = self.evaluate(p, o, ply);
+        let stand = self.evaluate_moves(p, o, moves, ply);
         let mut noisy = moves & self.corners;
         if plies == 0 || noisy == 0 || stand >= beta {
             return stand;

@@ -52,7 +52,7 @@ pub(crate) fn with_helpers<E: Evaluator, R>(
                 s.spawn(move || {
                     let mut worker: Worker<'_, E, TranspositionTable> =
                         Worker::new(eval, Some(table), clock, config, pos, heuristics, node_budget);
-                    worker.abortable = true;
+                    worker.set_abortable();
                     worker.helper = true;
                     let first = 1 + (k as u32 + 1) % 2;
                     deepen(&mut worker, pos, first.min(max_depth), max_depth, config, clock, |_| {});

@@ -3,7 +3,7 @@
 use crate::heuristics::Heuristics;
 use crate::limits::Clock;
 use crate::pv::PvTable;
-use crate::score::{DISC, leaf_value};
+use crate::score::{DISC, EVAL_LIMIT, leaf_value};
 use crate::{SearchConfig, SearchStats, Selectivity};
 use othello_eval::{CutTable, Evaluator};
 use othello_rules::movegen::{self, Backend};
@@ -26,6 +26,9 @@ pub(crate) struct Worker<'a, E: Evaluator, T: Table> {
     pub(crate) killers: bool,
     pub(crate) history: bool,
     pub(crate) mobility: bool,
+    /// Whether nodes at depth 1 take the specialised path (`Worker::search_one`); always on
+    /// outside the tests that compare it with the general node.
+    pub(crate) depth_one: bool,
     /// The cut table and the confidence (hundredths of sigma) of a selective search; `None`
     /// when full-width (see [`Worker::selectivity`]).
     pub(crate) cuts: Option<(&'a CutTable, u32)>,
@@ -41,8 +44,11 @@ pub(crate) struct Worker<'a, E: Evaluator, T: Table> {
     pub(crate) stats: SearchStats,
     /// Set when a limit was hit: every node then returns at once and its value is ignored.
     pub(crate) aborted: bool,
-    /// Off during the first iteration, which always completes.
+    /// Off during the first iteration, which always completes (set by
+    /// [`Worker::set_abortable`]).
     pub(crate) abortable: bool,
+    /// The node count from which [`Worker::enter`] polls the limits (see [`Worker::poll`]).
+    poll_at: u64,
     /// A Lazy SMP helper: flushes its node count to the clock every `POLL_MASK + 1` nodes.
     pub(crate) helper: bool,
     pub(crate) node_budget: u64,
@@ -76,6 +82,7 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
             killers: config.killers,
             history: config.history,
             mobility: config.mobility_ordering,
+            depth_one: true,
             cuts,
             selectivity,
             backend: movegen::backend(),
@@ -87,6 +94,7 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
             stats: SearchStats::default(),
             aborted: false,
             abortable: false,
+            poll_at: POLL_MASK + 1,
             helper: false,
             node_budget,
             heuristics,
@@ -94,20 +102,47 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
         }
     }
 
-    /// Counts a node and says whether the search must unwind (a limit was hit).
+    /// Counts a node and says whether the search must unwind (a limit was hit). The limits
+    /// are read at [`Worker::poll`], only from the node count `poll_at` on.
     #[inline]
     pub(crate) fn enter(&mut self) -> bool {
         self.stats.nodes += 1;
-        if self.helper && self.stats.nodes & POLL_MASK == 0 {
+        if self.stats.nodes >= self.poll_at {
+            self.poll();
+        }
+        self.aborted
+    }
+
+    /// The limits at the node just counted: a helper's node count flushed to the clock and
+    /// the clock read every `POLL_MASK + 1` nodes, the node budget checked at every node of an
+    /// abortable search. Then the next node count at which any of that can happen: the next
+    /// multiple of `POLL_MASK + 1`, or the budget if sooner while the search can still abort.
+    /// (Polling at any other node too changes nothing: each check is made on its own terms.)
+    #[cold]
+    #[inline(never)]
+    fn poll(&mut self) {
+        let nodes = self.stats.nodes;
+        if self.helper && nodes & POLL_MASK == 0 {
             self.clock.add_helper_nodes(POLL_MASK + 1);
         }
         if self.abortable
             && !self.aborted
-            && (self.stats.nodes >= self.node_budget || (self.stats.nodes & POLL_MASK == 0 && self.clock.must_stop()))
+            && (nodes >= self.node_budget || (nodes & POLL_MASK == 0 && self.clock.must_stop()))
         {
             self.aborted = true;
         }
-        self.aborted
+        let next = (nodes | POLL_MASK) + 1;
+        self.poll_at = if self.abortable && !self.aborted {
+            next.min(self.node_budget.max(nodes + 1))
+        } else {
+            next
+        };
+    }
+
+    /// Lets the limits abort the search from the next node on.
+    pub(crate) fn set_abortable(&mut self) {
+        self.abortable = true;
+        self.poll_at = 0;
     }
 
     /// The colour to move `ply` plies below the root (passes are plies, so parity is exact).
@@ -128,6 +163,17 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
         leaf_value(self.eval, &pos)
     }
 
+    /// [`Worker::evaluate`] of a position whose side to move has the legal squares `moves`
+    /// (on the board: masked), which the evaluation may use instead of generating them.
+    #[inline]
+    pub(crate) fn evaluate_moves(&mut self, p: u64, o: u64, moves: u64, ply: usize) -> i32 {
+        self.stats.leaf_evals += 1;
+        let pos = Position::from_raw_unchecked(p, o, self.color_at(ply), self.size);
+        self.eval
+            .evaluate_with_moves(&pos, moves)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
     /// The exact score of a finished game, side-relative.
     #[inline]
     pub(crate) fn final_value(&self, p: u64, o: u64) -> i32 {
@@ -146,5 +192,76 @@ pub(crate) fn effective_selectivity<E: Evaluator>(eval: &E, config: &SearchConfi
         config.selectivity
     } else {
         Selectivity::Off
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Limits;
+    use othello_eval::Discs;
+    use othello_table::TranspositionTable;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    /// The node at which `enter` first answers true, entering up to `max` nodes, with
+    /// `set_abortable` called after `abortable_after` nodes.
+    fn abort_node(clock: &Clock, budget: u64, abortable_after: u64, max: u64) -> Option<u64> {
+        let pos = Position::start();
+        let config = SearchConfig::default();
+        let mut w: Worker<'_, Discs, TranspositionTable> =
+            Worker::new(&Discs, None, clock, &config, &pos, Heuristics::default(), budget);
+        for n in 1..=max {
+            if n == abortable_after + 1 {
+                w.set_abortable();
+            }
+            if w.enter() {
+                assert_eq!(w.stats.nodes, n);
+                // Once aborted, every later node answers true.
+                assert!(w.enter() && w.enter());
+                return Some(n);
+            }
+        }
+        None
+    }
+
+    /// The limits are read exactly where every node read them: the budget at its own node
+    /// (or at the first node after the search becomes abortable, when already past it), the
+    /// stop flag at the next multiple of 1024 nodes, nothing before the search is abortable.
+    #[test]
+    fn enter_aborts_at_the_same_node_as_a_check_at_every_node() {
+        let clock = Clock::new(&Limits::none(), 60);
+        assert_eq!(abort_node(&clock, 3000, 0, 10_000), Some(3000));
+        assert_eq!(abort_node(&clock, 3000, 2000, 10_000), Some(3000));
+        assert_eq!(abort_node(&clock, 1024, 0, 10_000), Some(1024));
+        assert_eq!(abort_node(&clock, 1, 0, 10_000), Some(1));
+        assert_eq!(abort_node(&clock, 700, 2500, 10_000), Some(2501));
+        assert_eq!(abort_node(&clock, 3000, 10_000, 10_000), None);
+        assert_eq!(abort_node(&clock, u64::MAX, 0, 10_000), None);
+        let stop = Arc::new(AtomicBool::new(false));
+        let clock = Clock::new(&Limits::default().with_stop(stop.clone()), 60);
+        assert_eq!(abort_node(&clock, u64::MAX, 0, 5000), None);
+        stop.store(true, Ordering::Relaxed);
+        assert_eq!(abort_node(&clock, u64::MAX, 0, 5000), Some(1024));
+        assert_eq!(abort_node(&clock, u64::MAX, 1500, 5000), Some(2048));
+        assert_eq!(abort_node(&clock, 1500, 1100, 5000), Some(1500));
+        assert_eq!(abort_node(&clock, 9000, 5000, 5000), None);
+    }
+
+    /// A helper flushes its node count to the clock at every multiple of 1024 nodes, and
+    /// only then.
+    #[test]
+    fn a_helper_flushes_every_1024_nodes() {
+        let clock = Clock::new(&Limits::none(), 60);
+        let pos = Position::start();
+        let config = SearchConfig::default();
+        let mut w: Worker<'_, Discs, TranspositionTable> =
+            Worker::new(&Discs, None, &clock, &config, &pos, Heuristics::default(), u64::MAX);
+        w.set_abortable();
+        w.helper = true;
+        for n in 1..=5000u64 {
+            assert!(!w.enter());
+            assert_eq!(clock.helper_nodes(), n / 1024 * 1024, "{n}");
+        }
     }
 }

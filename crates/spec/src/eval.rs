@@ -47,6 +47,22 @@ impl Evaluator for SpecEval {
         }
     }
 
+    #[inline]
+    fn evaluate_with_moves(&self, pos: &Position, moves: u64) -> i32 {
+        match self {
+            SpecEval::Weighted(w) => w.evaluate_with_moves(pos, moves),
+            SpecEval::Pattern(p, None) => p.evaluate_with_moves(pos, moves),
+            SpecEval::Pattern(p, Some(w)) => p.evaluate_with_moves(pos, moves) + w.evaluate_with_moves(pos, moves),
+            SpecEval::Auto(p, w) => {
+                if pos.size() == BoardSize::Eight {
+                    p.evaluate_with_moves(pos, moves)
+                } else {
+                    w.evaluate_with_moves(pos, moves)
+                }
+            }
+        }
+    }
+
     /// The pattern evaluation's cut table (the search uses it on 8x8 only); none for hand
     /// features and mixes, which search full-width.
     fn cut_table(&self) -> Option<&CutTable> {
@@ -135,6 +151,20 @@ mod tests {
         let plain = SpecEval::parse(Some("pattern"), None, "pvs").unwrap();
         let parity = "parity*20".parse::<WeightedEval>().unwrap().evaluate(&pos);
         assert_eq!(mix.evaluate(&pos), plain.evaluate(&pos) + parity);
+        // Given the legal squares, every form evaluates as without them, on 8x8 and 6x6.
+        let auto = SpecEval::default();
+        let hand = SpecEval::parse(Some("mobility*10+parity*30"), None, "pvs").unwrap();
+        let f5 = pos.play("f5".parse().unwrap()).unwrap();
+        let six = Position::start_of(BoardSize::Six);
+        for p in [pos, f5, six, six.play("c2".parse().unwrap()).unwrap_or(six)] {
+            for e in [&mix, &plain, &auto, &hand] {
+                assert_eq!(e.evaluate_with_moves(&p, p.legal_moves().0), e.evaluate(&p), "{p}");
+            }
+        }
+        assert_ne!(
+            auto.evaluate(&six),
+            auto.evaluate(&pos.play("f5".parse().unwrap()).unwrap())
+        );
         for (eval, weights, what) in [
             (
                 Some("patterns"),

@@ -143,6 +143,7 @@ fn end_to_end_on_a_tiny_budget() {
         bootstrap_depth: 1,
         bootstrap_positions: 10,
         prior_previous: true,
+        prior_weights: None,
         seed: 1,
     };
     let mut store = Store::open(&boot_p, OnBad::Fatal).unwrap();

@@ -22,7 +22,7 @@
 use crate::bootstrap::{self, Candidate, Store};
 use crate::data::Row;
 use crate::error::{TrainError, TrainResult};
-use crate::lstsq::ridge_cg;
+use crate::lstsq::ridge_cg_counted;
 use crate::report::{Errors, errors};
 use othello_eval::WeightedEval;
 use othello_pattern::{FEATURES, PatternEval, Weights, feature_indices, layout};
@@ -56,6 +56,10 @@ pub struct FitConfig {
     /// start) instead of towards zero or the previous phase; phases beyond the labels keep
     /// them when `bootstrap_depth` is 0. Exclusive with `prior_previous`.
     pub prior_weights: Option<Weights>,
+    /// With `prior_weights`: each unknown's ridge grows by this much per training row that uses
+    /// it, as if the prior weights had been fitted on this many times the labels given (0: the
+    /// plain ridge).
+    pub prior_strength: f64,
 }
 
 /// A row with its pattern indices.
@@ -94,6 +98,19 @@ pub fn indexed(row: &Row) -> Indexed {
 /// equal), the ridge pulls each weight towards its prior value instead of zero: the fit is of
 /// the difference, on the targets minus the prior's prediction.
 pub fn solve_phase(rows: &[&Indexed], ridge: f64, iterations: usize, prior: Option<&[f64]>) -> Vec<f64> {
+    solve_phase_counted(rows, ridge, 0.0, iterations, prior)
+}
+
+/// [`solve_phase`] with the ridge of each unknown grown by `per_use` times the rows that use
+/// it ([`crate::lstsq::ridge_cg_counted`]): with a prior, as if the prior had been fitted on
+/// `per_use` times these rows.
+pub fn solve_phase_counted(
+    rows: &[&Indexed],
+    ridge: f64,
+    per_use: f64,
+    iterations: usize,
+    prior: Option<&[f64]>,
+) -> Vec<f64> {
     let l = layout();
     let n = l.per_phase;
     if rows.is_empty() {
@@ -103,11 +120,12 @@ pub fn solve_phase(rows: &[&Indexed], ridge: f64, iterations: usize, prior: Opti
         Some(q) => r.target - r.idx.iter().map(|&i| q[i as usize]).sum::<f64>(),
         None => r.target,
     };
-    let w = ridge_cg(
+    let w = ridge_cg_counted(
         n,
         || rows.iter().map(|r| &r.idx[..]),
         rows.iter().map(|r| target(r)),
         ridge,
+        per_use,
         iterations,
     );
     // Tied entries take their representative's value.
@@ -223,7 +241,8 @@ pub fn run(
             Some(q) => Some(q.as_slice()),
             None => (config.prior_previous && p > 0).then_some(previous.as_slice()),
         };
-        let w = solve_phase(&train, config.ridge, config.iterations, prior);
+        let per_use = if given.is_some() { config.prior_strength } else { 0.0 };
+        let w = solve_phase_counted(&train, config.ridge, per_use, config.iterations, prior);
         store_phase(&mut values[p as usize * per..(p as usize + 1) * per], &w);
         previous = w;
         let eval = PatternEval::new(&Weights::new(config.phases, 100, values.clone()).expect("sizes match"));
@@ -477,6 +496,7 @@ mod tests {
             seed: 1,
             prior_previous: true,
             prior_weights: None,
+            prior_strength: 0.0,
         };
         let per = per_phase();
         let fitted = run(
@@ -536,6 +556,7 @@ mod tests {
             seed: 1,
             prior_previous: false,
             prior_weights,
+            prior_strength: 0.0,
         }
     }
 
@@ -566,6 +587,30 @@ mod tests {
         let w0 = Weights::new(3, 100, tied_weights(&mut rng, 3, None)).unwrap();
         let held = fit(&config(3, 1e12, Some(w0.clone())), &labels);
         assert_eq!(held.values(), w0.values(), "a huge ridge keeps the prior");
+        let mut strong = config(3, 0.0, Some(w0.clone()));
+        strong.prior_strength = 1e12;
+        assert_eq!(fit(&strong, &labels).values(), w0.values(), "a huge strength keeps it");
+        // A moderate strength keeps the predictions on the training positions closer to the
+        // prior's than the plain ridge does.
+        let rows = crate::data::rows(&labels, 10).0;
+        let start = PatternEval::new(&w0);
+        let moved = |w: &Weights| -> f64 {
+            let e = PatternEval::new(w);
+            let train = rows.iter().filter(|r| !r.test && r.empties <= 20);
+            train
+                .map(|r| f64::from(e.evaluate(&r.pos) - start.evaluate(&r.pos)).powi(2))
+                .sum()
+        };
+        strong.ridge = 1.0;
+        strong.prior_strength = 4.0;
+        let (g1, g0) = (
+            moved(&fit(&strong, &labels)),
+            moved(&fit(&config(3, 1.0, Some(w0.clone())), &labels)),
+        );
+        strong.prior_strength = 100.0;
+        let g2 = moved(&fit(&strong, &labels));
+        assert!(g2 < g1 && g1 < 0.8 * g0, "{g2}, {g1} against {g0}");
+        assert!(g2 < 0.2 * g0, "{g2} against {g0}");
 
         let refined = fit(&config(3, 1.0, Some(w0.clone())), &labels);
         let plain = fit(&config(3, 1.0, None), &labels);
@@ -595,7 +640,6 @@ mod tests {
 
         let mut both = config(3, 1.0, Some(w0));
         both.prior_previous = true;
-        let rows = crate::data::rows(&labels, 10).0;
         assert!(matches!(
             run(&both, &rows, &[], &mut Store::memory(), |_| {}),
             Err(TrainError::Input(_))

@@ -144,6 +144,7 @@ fn end_to_end_on_a_tiny_budget() {
         bootstrap_positions: 10,
         prior_previous: true,
         prior_weights: None,
+        prior_strength: 0.0,
         seed: 1,
     };
     let mut store = Store::open(&boot_p, OnBad::Fatal).unwrap();

@@ -70,6 +70,11 @@ pub struct Args {
     /// labels keep them when the bootstrap is off (--bootstrap-depth 0).
     #[arg(long)]
     prior_weights: Option<String>,
+    /// pattern, with --prior-weights: each weight's ridge grows by this much per training row
+    /// that uses it, as if the prior weights came from this many times the labels given (e.g.
+    /// their label count over the new labels'); 0: the plain --ridge.
+    #[arg(long, default_value_t = 0.0, requires = "prior_weights")]
+    prior_strength: f64,
     /// features: the features fitted, comma-separated (names as in the evaluation text).
     #[arg(long, default_value = "discs,mobility,potential,corners,xc,parity")]
     features: String,
@@ -125,6 +130,12 @@ pub fn run(a: &Args) -> TrainResult<()> {
         return Err(bad(
             "the bootstrap (--bootstrap-depth > 0) takes its positions from --games".into(),
         ));
+    }
+    if !(a.prior_strength >= 0.0 && a.prior_strength.is_finite()) {
+        return Err(bad(format!(
+            "bad --prior-strength {}: expected a finite value >= 0",
+            a.prior_strength
+        )));
     }
     if !pattern && a.prior_weights.is_some() {
         return Err(bad(
@@ -193,6 +204,7 @@ pub fn run(a: &Args) -> TrainResult<()> {
             bootstrap_positions: a.bootstrap_positions,
             prior_previous: a.prior_previous,
             prior_weights,
+            prior_strength: a.prior_strength,
             seed: a.seed,
         };
         let fitted = fit_pattern::run(&config, &rows, &candidates, &mut store, |m| {

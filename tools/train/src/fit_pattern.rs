@@ -10,7 +10,11 @@
 //!   fitted on its own positions plus those within `margin` empties of it (smoothing across
 //!   phase borders). With `prior_previous`, the ridge pulls each weight towards the previous
 //!   phase's value instead of zero (a fit of the difference), so a configuration rare in this
-//!   phase keeps its neighbour's value.
+//!   phase keeps its neighbour's value. With `prior_weights` (a warm start), the ridge pulls
+//!   each phase towards the same phase of given weights instead: a fit on new labels refines
+//!   those weights (a configuration the new labels rarely see keeps its old value) rather
+//!   than starting over without the data they came from; phases beyond the labels keep them
+//!   when the bootstrap is off.
 //! - **Bootstrap** ([`crate::bootstrap`]; phases beyond the labels, in order of empties):
 //!   positions of the games in the phase are labelled by a PVS of `bootstrap_depth` whose
 //!   evaluation is the fit so far, then the phase is fitted on them.
@@ -18,7 +22,7 @@
 use crate::bootstrap::{self, Candidate, Store};
 use crate::data::Row;
 use crate::error::{TrainError, TrainResult};
-use crate::lstsq::ridge_cg;
+use crate::lstsq::ridge_cg_counted;
 use crate::report::{Errors, errors};
 use othello_eval::WeightedEval;
 use othello_pattern::{FEATURES, PatternEval, Weights, feature_indices, layout};
@@ -48,6 +52,14 @@ pub struct FitConfig {
     /// Pull each phase's weights towards the previous phase's (fewer empties) instead of
     /// towards zero.
     pub prior_previous: bool,
+    /// Pull each phase's weights towards these weights' values for the same empties (a warm
+    /// start) instead of towards zero or the previous phase; phases beyond the labels keep
+    /// them when `bootstrap_depth` is 0. Exclusive with `prior_previous`.
+    pub prior_weights: Option<Weights>,
+    /// With `prior_weights`: each unknown's ridge grows by this much per training row that uses
+    /// it, as if the prior weights had been fitted on this many times the labels given (0: the
+    /// plain ridge).
+    pub prior_strength: f64,
 }
 
 /// A row with its pattern indices.
@@ -86,6 +98,19 @@ pub fn indexed(row: &Row) -> Indexed {
 /// equal), the ridge pulls each weight towards its prior value instead of zero: the fit is of
 /// the difference, on the targets minus the prior's prediction.
 pub fn solve_phase(rows: &[&Indexed], ridge: f64, iterations: usize, prior: Option<&[f64]>) -> Vec<f64> {
+    solve_phase_counted(rows, ridge, 0.0, iterations, prior)
+}
+
+/// [`solve_phase`] with the ridge of each unknown grown by `per_use` times the rows that use
+/// it ([`crate::lstsq::ridge_cg_counted`]): with a prior, as if the prior had been fitted on
+/// `per_use` times these rows.
+pub fn solve_phase_counted(
+    rows: &[&Indexed],
+    ridge: f64,
+    per_use: f64,
+    iterations: usize,
+    prior: Option<&[f64]>,
+) -> Vec<f64> {
     let l = layout();
     let n = l.per_phase;
     if rows.is_empty() {
@@ -95,11 +120,12 @@ pub fn solve_phase(rows: &[&Indexed], ridge: f64, iterations: usize, prior: Opti
         Some(q) => r.target - r.idx.iter().map(|&i| q[i as usize]).sum::<f64>(),
         None => r.target,
     };
-    let w = ridge_cg(
+    let w = ridge_cg_counted(
         n,
         || rows.iter().map(|r| &r.idx[..]),
         rows.iter().map(|r| target(r)),
         ridge,
+        per_use,
         iterations,
     );
     // Tied entries take their representative's value.
@@ -112,6 +138,20 @@ fn store_phase(out: &mut [i16], values: &[f64]) {
     for (o, v) in out.iter_mut().zip(values) {
         *o = v.round().clamp(f64::from(i16::MIN), f64::from(i16::MAX)) as i16;
     }
+}
+
+/// The values of `weights` for a phase made of `empties` (ascending), in centi-discs, one per
+/// weight of a phase (tied entries equal when the weights are): the weights' phase that holds
+/// the middle of `empties` (the same phase when both have the same phase count), rescaled
+/// from the weights' scale to 100.
+pub fn prior_phase(weights: &Weights, empties: &[u32]) -> Vec<f64> {
+    let per = layout().per_phase;
+    let p = weights.phase_of(empties[empties.len() / 2]) as usize;
+    let scale = 100.0 / f64::from(weights.scale());
+    weights.values()[p * per..(p + 1) * per]
+        .iter()
+        .map(|&v| f64::from(v) * scale)
+        .collect()
 }
 
 /// The empties of phase `p` of `phases`.
@@ -143,6 +183,11 @@ pub fn run(
             config.test_every
         )));
     }
+    if config.prior_previous && config.prior_weights.is_some() {
+        return Err(TrainError::Input(
+            "the prior towards the previous phase and the prior weights exclude each other".into(),
+        ));
+    }
     let per = layout().per_phase;
     let mut values = vec![0i16; per * config.phases as usize];
     let mut rows: Vec<Indexed> = rows.iter().map(indexed).collect();
@@ -155,7 +200,15 @@ pub fn run(
         let empties = phase_empties(p, config.phases);
         let (lo, hi) = (empties[0], *empties.last().expect("a phase has empties"));
         let mut method = "labels".to_string();
+        let given = config.prior_weights.as_ref().map(|w| prior_phase(w, &empties));
         if lo > max_labelled {
+            if let (0, Some(q)) = (config.bootstrap_depth, &given) {
+                // No labels and no bootstrap: the phase keeps the prior weights.
+                store_phase(&mut values[p as usize * per..(p as usize + 1) * per], q);
+                log(&format!("phase {p:2} ({lo:2}-{hi:2} empties): the prior weights, kept"));
+                report.push((lo, hi, "prior".into(), Errors::default(), Errors::default()));
+                continue;
+            }
             if config.bootstrap_depth == 0 {
                 report.push((lo, hi, "none".into(), Errors::default(), Errors::default()));
                 continue;
@@ -184,8 +237,12 @@ pub fn run(
             .iter()
             .filter(|r| !r.test && (lo_m..=hi_m).contains(&r.empties))
             .collect();
-        let prior = (config.prior_previous && p > 0).then_some(previous.as_slice());
-        let w = solve_phase(&train, config.ridge, config.iterations, prior);
+        let prior = match &given {
+            Some(q) => Some(q.as_slice()),
+            None => (config.prior_previous && p > 0).then_some(previous.as_slice()),
+        };
+        let per_use = if given.is_some() { config.prior_strength } else { 0.0 };
+        let w = solve_phase_counted(&train, config.ridge, per_use, config.iterations, prior);
         store_phase(&mut values[p as usize * per..(p as usize + 1) * per], &w);
         previous = w;
         let eval = PatternEval::new(&Weights::new(config.phases, 100, values.clone()).expect("sizes match"));
@@ -438,6 +495,8 @@ mod tests {
             bootstrap_positions: 0,
             seed: 1,
             prior_previous: true,
+            prior_weights: None,
+            prior_strength: 0.0,
         };
         let per = per_phase();
         let fitted = run(
@@ -464,6 +523,157 @@ mod tests {
         assert!(v[..per] == w[..per], "phase 0 depends on the prior");
         assert!(w[per..2 * per].iter().all(|&x| x == 0));
         assert!(w[2 * per..].iter().any(|&x| x != 0));
+    }
+
+    /// Tied random weights of `phases` phases in `lo..=hi`, zero outside `tables` (pattern
+    /// table numbers; `None`: every table).
+    fn tied_weights(rng: &mut SmallRng, phases: u32, tables: Option<&[usize]>) -> Vec<i16> {
+        let l = layout();
+        let inside = |i: usize| match tables {
+            None => true,
+            Some(t) => t.iter().any(|&p| {
+                let start = l.offsets[p] as usize;
+                (start..start + 3usize.pow(othello_pattern::PATTERNS[p].mask.count_ones())).contains(&i)
+            }),
+        };
+        let mut out = Vec::new();
+        for _ in 0..phases {
+            let raw: Vec<i16> = (0..per_phase()).map(|_| rng.random_range(-300..=300)).collect();
+            out.extend((0..per_phase()).map(|i| if inside(i) { raw[l.canonical[i] as usize] } else { 0 }));
+        }
+        out
+    }
+
+    fn config(phases: u32, ridge: f64, prior_weights: Option<Weights>) -> FitConfig {
+        FitConfig {
+            phases,
+            test_every: 10,
+            ridge,
+            iterations: 200,
+            margin: 0,
+            bootstrap_depth: 0,
+            bootstrap_positions: 0,
+            seed: 1,
+            prior_previous: false,
+            prior_weights,
+            prior_strength: 0.0,
+        }
+    }
+
+    fn fit(config: &FitConfig, labels: &[Label]) -> Weights {
+        run(
+            config,
+            &crate::data::rows(labels, 10).0,
+            &[],
+            &mut Store::memory(),
+            |_| {},
+        )
+        .unwrap()
+        .weights
+    }
+
+    /// The warm start (`prior_weights`): with a huge ridge the fit returns the given weights;
+    /// phases beyond the labels keep them (zeros without them); a zero prior is the plain fit;
+    /// the prior's scale and phase count are converted; and it excludes `prior_previous`.
+    #[test]
+    fn prior_weights_are_a_warm_start() {
+        let mut rng = SmallRng::seed_from_u64(21);
+        let per = per_phase();
+        // Three phases (0-20, 21-40, 41-60 empties); labels up to 40 empties only.
+        let labels: Vec<Label> = random_game_labels(&mut rng, 30, |pos, _| othello_eval::Discs.evaluate(pos))
+            .into_iter()
+            .filter(|l| l.pos.empty_count() <= 40)
+            .collect();
+        let w0 = Weights::new(3, 100, tied_weights(&mut rng, 3, None)).unwrap();
+        let held = fit(&config(3, 1e12, Some(w0.clone())), &labels);
+        assert_eq!(held.values(), w0.values(), "a huge ridge keeps the prior");
+        let mut strong = config(3, 0.0, Some(w0.clone()));
+        strong.prior_strength = 1e12;
+        assert_eq!(fit(&strong, &labels).values(), w0.values(), "a huge strength keeps it");
+        // A moderate strength keeps the predictions on the training positions closer to the
+        // prior's than the plain ridge does.
+        let rows = crate::data::rows(&labels, 10).0;
+        let start = PatternEval::new(&w0);
+        let moved = |w: &Weights| -> f64 {
+            let e = PatternEval::new(w);
+            let train = rows.iter().filter(|r| !r.test && r.empties <= 20);
+            train
+                .map(|r| f64::from(e.evaluate(&r.pos) - start.evaluate(&r.pos)).powi(2))
+                .sum()
+        };
+        strong.ridge = 1.0;
+        strong.prior_strength = 4.0;
+        let (g1, g0) = (
+            moved(&fit(&strong, &labels)),
+            moved(&fit(&config(3, 1.0, Some(w0.clone())), &labels)),
+        );
+        strong.prior_strength = 100.0;
+        let g2 = moved(&fit(&strong, &labels));
+        assert!(g2 < g1 && g1 < 0.8 * g0, "{g2}, {g1} against {g0}");
+        assert!(g2 < 0.2 * g0, "{g2} against {g0}");
+
+        let refined = fit(&config(3, 1.0, Some(w0.clone())), &labels);
+        let plain = fit(&config(3, 1.0, None), &labels);
+        let v = refined.values();
+        assert!(v[..per] != w0.values()[..per], "the labels moved phase 0");
+        assert!(v[per..2 * per] != w0.values()[per..2 * per], "the labels moved phase 1");
+        assert_eq!(
+            v[2 * per..],
+            w0.values()[2 * per..],
+            "phase 2 (no labels) keeps the prior"
+        );
+        assert!(plain.values()[2 * per..].iter().all(|&x| x == 0));
+        assert!(plain.values()[..per].iter().any(|&x| x != 0));
+
+        let zero = Weights::zero(3, 100).unwrap();
+        let from_zero = fit(&config(3, 1.0, Some(zero)), &labels);
+        assert_eq!(from_zero.values()[..2 * per], plain.values()[..2 * per]);
+
+        // Scale 50 (two units a disc): the same prior in centi-discs; one phase for three.
+        let halves: Vec<i16> = w0.values()[..per].iter().map(|&x| x / 2).collect();
+        let one = Weights::new(1, 50, halves.clone()).unwrap();
+        let kept = fit(&config(3, 1e12, Some(one)), &labels);
+        for p in 0..3 {
+            let want: Vec<i16> = halves.iter().map(|&x| x * 2).collect();
+            assert_eq!(kept.values()[p * per..(p + 1) * per], want[..], "phase {p}");
+        }
+
+        let mut both = config(3, 1.0, Some(w0));
+        both.prior_previous = true;
+        assert!(matches!(
+            run(&both, &rows, &[], &mut Store::memory(), |_| {}),
+            Err(TrainError::Input(_))
+        ));
+    }
+
+    /// With a nearly zero ridge, the warm start from unrelated weights finds known weights
+    /// again (targets exactly representable): its held-out predictions match the truth and the
+    /// plain fit's.
+    #[test]
+    fn prior_weights_recover_known_weights() {
+        let mut rng = SmallRng::seed_from_u64(22);
+        let short = [8usize, 9, 10];
+        let truth = PatternEval::new(&Weights::new(1, 100, tied_weights(&mut rng, 1, Some(&short))).unwrap());
+        let labels = random_game_labels(&mut rng, 500, |pos, _| truth.evaluate(pos));
+        // An unrelated prior on the same tables (every configuration is seen in training).
+        let w0 = Weights::new(1, 100, tied_weights(&mut rng, 1, Some(&short))).unwrap();
+        let start = PatternEval::new(&w0);
+        let warm = PatternEval::new(&fit(&config(1, 1e-6, Some(w0)), &labels));
+        let plain = PatternEval::new(&fit(&config(1, 1e-6, None), &labels));
+        let rows = crate::data::rows(&labels, 10).0;
+        let test: Vec<&Row> = rows.iter().filter(|r| r.test).collect();
+        // RMS in discs of the warm fit against the plain fit, the truth, and of the prior alone.
+        let rms = |f: &dyn Fn(&Row) -> f64| {
+            (test.iter().map(|r| f(r).powi(2)).sum::<f64>() / test.len() as f64).sqrt() / 100.0
+        };
+        let warm_at = |r: &Row| f64::from(warm.evaluate(&r.pos));
+        let gap = rms(&|r| warm_at(r) - f64::from(plain.evaluate(&r.pos)));
+        let truth_gap = rms(&|r| warm_at(r) - r.target);
+        let start_gap = rms(&|r| f64::from(start.evaluate(&r.pos)) - r.target);
+        assert!(test.len() > 1000);
+        assert!(truth_gap < 0.3, "warm start off the truth by {truth_gap} discs");
+        assert!(gap < 0.3, "warm start off the plain fit by {gap} discs");
+        assert!(start_gap > 2.0, "the prior alone is off by {start_gap} discs only");
     }
 
     #[test]

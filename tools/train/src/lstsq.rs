@@ -107,14 +107,33 @@ pub fn ridge_cg<'a, I: Iterator<Item = &'a [u32]>>(
     ridge: f64,
     iterations: usize,
 ) -> Vec<f64> {
+    ridge_cg_counted(n, rows, targets, ridge, 0.0, iterations)
+}
+
+/// [`ridge_cg`] with a ridge that grows with the data: unknown `i`, used by `u_i` rows, has
+/// the ridge term `ridge + per_use * u_i`. Fitting a difference from prior weights, this pulls
+/// each weight towards its prior as if the prior came from `per_use` times as many rows of
+/// the same kind (a diagonal stand-in for the data the prior was fitted on).
+pub fn ridge_cg_counted<'a, I: Iterator<Item = &'a [u32]>>(
+    n: usize,
+    rows: impl Fn() -> I,
+    targets: impl IntoIterator<Item = f64>,
+    ridge: f64,
+    per_use: f64,
+    iterations: usize,
+) -> Vec<f64> {
     let mut w = vec![0.0f64; n];
-    // Which unknowns appear at all (the rest stay zero).
-    let mut used = vec![false; n];
+    // How many rows use each unknown (those no row uses stay zero).
+    let mut uses = vec![0u32; n];
     for r in rows() {
         for &i in r {
-            used[i as usize] = true;
+            uses[i as usize] += 1;
         }
     }
+    let diag: Vec<f64> = uses
+        .iter()
+        .map(|&u| if u > 0 { ridge + per_use * f64::from(u) } else { 0.0 })
+        .collect();
     let apply = |v: &[f64], out: &mut [f64]| {
         out.iter_mut().for_each(|x| *x = 0.0);
         for r in rows() {
@@ -123,10 +142,8 @@ pub fn ridge_cg<'a, I: Iterator<Item = &'a [u32]>>(
                 out[i as usize] += s;
             }
         }
-        for (o, (x, &u)) in out.iter_mut().zip(v.iter().zip(&used)) {
-            if u {
-                *o += ridge * x;
-            }
+        for (o, (x, &d)) in out.iter_mut().zip(v.iter().zip(&diag)) {
+            *o += d * x;
         }
     };
     // b = X^T y
@@ -215,5 +232,44 @@ mod tests {
         // A zero in the first pivot position.
         let x = gauss(vec![0.0, 1.0, 1.0, 0.0], vec![3.0, 5.0], 2).expect("regular");
         assert_eq!(x, vec![5.0, 3.0]);
+    }
+
+    /// The ridge per unknown is `ridge + per_use * uses`: independent unknowns (one per row
+    /// kind) come out at `sum of targets / (uses + ridge + per_use * uses)`; an unused unknown
+    /// stays zero; `per_use` 0 is `ridge_cg`.
+    #[test]
+    fn counted_ridge_grows_with_the_uses() {
+        // Unknown 0 in 40 rows (targets 1..=40), unknown 1 in 3 rows (targets 7), 2 in none.
+        let mut rows: Vec<[u32; 1]> = (0..40).map(|_| [0]).collect();
+        rows.extend((0..3).map(|_| [1]));
+        let targets: Vec<f64> = (1..=40).map(f64::from).chain([7.0; 3]).collect();
+        let sum0: f64 = (1..=40).map(f64::from).sum();
+        for (ridge, per_use) in [(0.0, 0.0), (2.0, 0.0), (0.0, 3.0), (5.0, 0.5)] {
+            let w = ridge_cg_counted(
+                3,
+                || rows.iter().map(|r| &r[..]),
+                targets.iter().copied(),
+                ridge,
+                per_use,
+                20,
+            );
+            let want0 = sum0 / (40.0 + ridge + per_use * 40.0);
+            let want1 = 21.0 / (3.0 + ridge + per_use * 3.0);
+            assert!(
+                (w[0] - want0).abs() < 1e-9,
+                "{ridge} {per_use}: {} against {want0}",
+                w[0]
+            );
+            assert!(
+                (w[1] - want1).abs() < 1e-9,
+                "{ridge} {per_use}: {} against {want1}",
+                w[1]
+            );
+            assert_eq!(w[2], 0.0);
+            if per_use == 0.0 {
+                let plain = ridge_cg(3, || rows.iter().map(|r| &r[..]), targets.iter().copied(), ridge, 20);
+                assert_eq!(w, plain);
+            }
+        }
     }
 }

@@ -143,6 +143,8 @@ fn end_to_end_on_a_tiny_budget() {
         bootstrap_depth: 1,
         bootstrap_positions: 10,
         prior_previous: true,
+        prior_weights: None,
+        prior_strength: 0.0,
         seed: 1,
     };
     let mut store = Store::open(&boot_p, OnBad::Fatal).unwrap();

@@ -63,8 +63,18 @@ pub struct Args {
     #[arg(long, default_value_t = 1)]
     margin: u32,
     /// pattern: pull each phase's weights towards the previous phase's instead of zero.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "prior_weights")]
     prior_previous: bool,
+    /// pattern: a warm start: pull each phase's weights towards this weights file's (same
+    /// empties) instead of zero, so the fit refines them with the labels; phases beyond the
+    /// labels keep them when the bootstrap is off (--bootstrap-depth 0).
+    #[arg(long)]
+    prior_weights: Option<String>,
+    /// pattern, with --prior-weights: each weight's ridge grows by this much per training row
+    /// that uses it, as if the prior weights came from this many times the labels given (e.g.
+    /// their label count over the new labels'); 0: the plain --ridge.
+    #[arg(long, default_value_t = 0.0, requires = "prior_weights")]
+    prior_strength: f64,
     /// features: the features fitted, comma-separated (names as in the evaluation text).
     #[arg(long, default_value = "discs,mobility,potential,corners,xc,parity")]
     features: String,
@@ -121,6 +131,27 @@ pub fn run(a: &Args) -> TrainResult<()> {
             "the bootstrap (--bootstrap-depth > 0) takes its positions from --games".into(),
         ));
     }
+    if !(a.prior_strength >= 0.0 && a.prior_strength.is_finite()) {
+        return Err(bad(format!(
+            "bad --prior-strength {}: expected a finite value >= 0",
+            a.prior_strength
+        )));
+    }
+    if !pattern && a.prior_weights.is_some() {
+        return Err(bad(
+            "--prior-weights is a pattern weights file: only with --model pattern".into(),
+        ));
+    }
+    // Read the prior weights before spending the time on the labels.
+    let prior_weights = match &a.prior_weights {
+        Some(path) => Some(
+            othello_pattern::Weights::from_path(path).map_err(|error| TrainError::Weights {
+                path: path.clone(),
+                error,
+            })?,
+        ),
+        None => None,
+    };
     let t = Instant::now();
     let on_bad = a.common.on_bad();
     let mut labels: Vec<Label> = read_labels(&a.labels, &a.sources, on_bad)?;
@@ -172,6 +203,8 @@ pub fn run(a: &Args) -> TrainResult<()> {
             bootstrap_depth,
             bootstrap_positions: a.bootstrap_positions,
             prior_previous: a.prior_previous,
+            prior_weights,
+            prior_strength: a.prior_strength,
             seed: a.seed,
         };
         let fitted = fit_pattern::run(&config, &rows, &candidates, &mut store, |m| {

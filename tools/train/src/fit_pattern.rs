@@ -154,6 +154,16 @@ pub fn prior_phase(weights: &Weights, empties: &[u32]) -> Vec<f64> {
         .collect()
 }
 
+/// `weights` with every section of `prior` added (a section of the same tag replaced): the
+/// search's cut table (`CUTS`) of the weights a warm start refined, which the fitted weights
+/// otherwise lack, so that a search with them is selective as with the prior. The table was
+/// measured with the prior's weights: this suits a refinement of a few phases, not a new fit.
+pub fn with_prior_sections(weights: Weights, prior: &Weights) -> Weights {
+    prior
+        .sections()
+        .fold(weights, |w, (tag, bytes)| w.with_section(tag, bytes.to_vec()))
+}
+
 /// The empties of phase `p` of `phases`.
 pub fn phase_empties(p: u32, phases: u32) -> Vec<u32> {
     (0..=60).filter(|&e| e * phases / 61 == p).collect()
@@ -674,6 +684,35 @@ mod tests {
         assert!(truth_gap < 0.3, "warm start off the truth by {truth_gap} discs");
         assert!(gap < 0.3, "warm start off the plain fit by {gap} discs");
         assert!(start_gap > 2.0, "the prior alone is off by {start_gap} discs only");
+    }
+
+    /// The prior's sections (the cut table) are carried over byte for byte, replacing one of
+    /// the same tag, and the fitted values stay; without sections nothing is added.
+    #[test]
+    fn prior_sections_are_carried_over() {
+        use othello_pattern::weights::CUTS_TAG;
+        let mut rng = SmallRng::seed_from_u64(5);
+        let fitted = Weights::new(2, 100, tied_weights(&mut rng, 2, None)).unwrap();
+        let bare = Weights::new(3, 100, tied_weights(&mut rng, 3, None)).unwrap();
+        assert_eq!(with_prior_sections(fitted.clone(), &bare).sections().len(), 0);
+        // The embedded default's cut table (a valid one: the reader checks it).
+        let default = Weights::from_bytes(othello_pattern::DEFAULT_WEIGHTS).unwrap();
+        let cuts = default.section(CUTS_TAG).expect("the default has a cut table").to_vec();
+        let prior = bare
+            .with_section(CUTS_TAG, cuts.clone())
+            .with_section(*b"XTRA", vec![9]);
+        let stale = fitted.clone().with_section(CUTS_TAG, vec![7]);
+        for start in [fitted.clone(), stale] {
+            let out = with_prior_sections(start, &prior);
+            assert_eq!(out.values(), fitted.values());
+            assert_eq!(out.phases(), 2);
+            assert_eq!(out.section(CUTS_TAG), Some(cuts.as_slice()));
+            assert_eq!(out.section(*b"XTRA"), Some(&[9u8][..]));
+            assert_eq!(out.sections().len(), 2);
+            let read = Weights::from_bytes(&out.to_bytes()).unwrap();
+            assert_eq!(read.section(CUTS_TAG), Some(cuts.as_slice()));
+            assert_eq!(read.values(), fitted.values());
+        }
     }
 
     #[test]

@@ -75,6 +75,11 @@ pub struct Args {
     /// their label count over the new labels'); 0: the plain --ridge.
     #[arg(long, default_value_t = 0.0, requires = "prior_weights")]
     prior_strength: f64,
+    /// pattern, with --prior-weights: copy the prior file's sections into the output, such as
+    /// the search's cut table (`CUTS`; without it a search with the output is full width). The
+    /// table was measured with the prior's weights: for a refinement of a few phases.
+    #[arg(long, requires = "prior_weights")]
+    prior_sections: bool,
     /// features: the features fitted, comma-separated (names as in the evaluation text).
     #[arg(long, default_value = "discs,mobility,potential,corners,xc,parity")]
     features: String,
@@ -207,12 +212,30 @@ pub fn run(a: &Args) -> TrainResult<()> {
             prior_strength: a.prior_strength,
             seed: a.seed,
         };
+        let prior = config.prior_weights.clone();
         let fitted = fit_pattern::run(&config, &rows, &candidates, &mut store, |m| {
             if !quiet {
                 println!("{m}");
             }
         })?;
-        fitted.weights.write(&a.out).map_err(write_err(&a.out))?;
+        let weights = match &prior {
+            Some(p) if a.prior_sections => fit_pattern::with_prior_sections(fitted.weights, p),
+            Some(p) if p.sections().len() > 0 => {
+                let tags: Vec<String> = p
+                    .sections()
+                    .map(|(t, _)| String::from_utf8_lossy(&t).into_owned())
+                    .collect();
+                println!(
+                    "note: the prior's sections ({}) are not copied (--prior-sections copies them): \
+                     without a cut table a search with {} is full width",
+                    tags.join(", "),
+                    a.out
+                );
+                fitted.weights
+            }
+            _ => fitted.weights,
+        };
+        weights.write(&a.out).map_err(write_err(&a.out))?;
         println!("held-out error by phase (discs; the hand-feature default on the same positions):");
         println!("| empties | labels | n | RMS | MAE | hand RMS | hand MAE |");
         println!("|---|---|---|---|---|---|---|");
@@ -222,7 +245,7 @@ pub fn run(a: &Args) -> TrainResult<()> {
                 ours.n, ours.rms, ours.mae, hand.rms, hand.mae
             );
         }
-        let eval = othello_pattern::PatternEval::new(&fitted.weights);
+        let eval = othello_pattern::PatternEval::new(&weights);
         let by_e = report::by_empties(&eval, &rows, |r| r.test);
         println!("held-out labels by empties:");
         report::print_table(&by_e, 4);

@@ -247,16 +247,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
                         self.pv.update(ply, sq);
                     }
                     if s >= beta {
-                        self.stats.beta_cutoffs += 1;
-                        if searched == 1 {
-                            self.stats.first_move_cutoffs += 1;
-                        }
-                        if self.killers {
-                            self.heuristics.add_killer(ply, sq);
-                        }
-                        if self.history {
-                            self.heuristics.add_history(color, sq, depth);
-                        }
+                        self.record_cutoff(ply, sq, searched, depth);
                         break;
                     }
                 }
@@ -282,6 +273,23 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
             table.store(p, o, table_depth(draft, selective_node), best as i16, bound, mv);
         }
         best
+    }
+
+    /// A beta cut-off by `sq`, the `searched`-th move tried at `ply` in a node of `depth`:
+    /// the counters, the killer and the history, as every node records them.
+    #[inline(always)]
+    fn record_cutoff(&mut self, ply: usize, sq: u8, searched: u32, depth: u32) {
+        self.stats.beta_cutoffs += 1;
+        if searched == 1 {
+            self.stats.first_move_cutoffs += 1;
+        }
+        if self.killers {
+            self.heuristics.add_killer(ply, sq);
+        }
+        if self.history {
+            let color = self.color_at(ply) as usize;
+            self.heuristics.add_history(color, sq, depth);
+        }
     }
 
     /// The rest of a node at depth 1 with legal `moves` (after [`Worker::search_body`]'s
@@ -362,17 +370,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
                         self.pv.update(ply, sq);
                     }
                     if s >= beta {
-                        self.stats.beta_cutoffs += 1;
-                        if searched == 1 {
-                            self.stats.first_move_cutoffs += 1;
-                        }
-                        if self.killers {
-                            self.heuristics.add_killer(ply, sq);
-                        }
-                        if self.history {
-                            let color = self.color_at(ply) as usize;
-                            self.heuristics.add_history(color, sq, 1);
-                        }
+                        self.record_cutoff(ply, sq, searched, 1);
                         break;
                     }
                 }

@@ -212,13 +212,12 @@ pub fn run(a: &Args) -> TrainResult<()> {
             prior_strength: a.prior_strength,
             seed: a.seed,
         };
-        let prior = config.prior_weights.clone();
         let fitted = fit_pattern::run(&config, &rows, &candidates, &mut store, |m| {
             if !quiet {
                 println!("{m}");
             }
         })?;
-        let weights = match &prior {
+        let weights = match config.prior_weights.as_ref() {
             Some(p) if a.prior_sections => fit_pattern::with_prior_sections(fitted.weights, p),
             Some(p) if p.sections().len() > 0 => {
                 let tags: Vec<String> = p

@@ -2,23 +2,34 @@
 # Regenerates the pattern evaluation's default weights (crates/pattern/weights/default.bin) from
 # the seeds and budgets recorded below, and prints the SHA-256 of the file it makes.
 #
-#   tools/train/regenerate-default.sh [--tiny] [--install] [DIR]
+#   tools/train/regenerate-default.sh [--tiny] [--install] [--refine-only PRIOR] [DIR]
 #
 # DIR (default target/regenerate-default) keeps every intermediate file; each step resumes
 # from what DIR holds, so an interrupted run is started again with the same command. --tiny
 # runs the same recipe with tiny budgets (about a minute after the build) to check that it
 # works end to end. --install copies the result over crates/pattern/weights/default.bin.
-# The full budget is about 4 core-hours on a 2020s x86-64 core (docs/pattern.md, "How to
-# train"). Same code, same budgets: same file, same hash.
+# The recipe has two stages: the base (steps 1-6: hand-feature and pattern self-play, exact
+# labels, a fit with a search bootstrap of the midgame, the selective search's cut table
+# fitted for it) and the refinement (steps 7-9: self-play with the base's weights, exact
+# labels at 12-18 empties and depth-8 search labels at 21-60, a warm-started refit of the
+# base that keeps its cut table). --refine-only PRIOR runs the refinement alone on the weights
+# file PRIOR: given the previous default (SHA-256 9702f2ed..., the file of the commit before
+# the refinement), it makes the shipped default. The full budget is about 6 core-hours on a 2020s x86-64 core
+# (docs/pattern.md, "How to train"). Same code, same budgets: same file, same hash.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 tiny=0
 install=0
+prior=
 while [ $# -gt 0 ]; do
   case "$1" in
     --tiny) tiny=1 ;;
     --install) install=1 ;;
+    --refine-only)
+      [ $# -ge 2 ] || { echo "regenerate-default.sh: --refine-only needs a weights file" >&2; exit 2; }
+      prior=$2; shift
+      [ -f "$prior" ] || { echo "regenerate-default.sh: no weights file $prior" >&2; exit 2; } ;;
     -*) echo "regenerate-default.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -30,13 +41,18 @@ dir=${1:-target/regenerate-default}
 SEED_HAND=2026          # hand-feature self-play, games 0..HAND_GAMES
 SEED_PATTERN=2027       # pattern self-play with the first fit's weights, games from 100000
 SEED_FIT=2026           # the bootstraps' choice of positions
+SEED_REFINE=2028        # the refinement's pattern self-play, four ranges of game numbers
+SEED_CUTS=2026          # the cut table's self-play positions
 if [ "$tiny" = 1 ]; then
   HAND_GAMES=40; PATTERN_GAMES=10; MAX_EMPTIES=10; HELD_OUT_GAMES=2
   BOOT_POSITIONS=40; ITERATIONS=20; PATTERN_DEPTH=2
+  REFINE_GAMES=(6 6 4 4); REFINE_DEPTH=2; LABEL_DEPTH=2; CUT_GAMES=4; CUT_DEPTH=5
 else
   HAND_GAMES=60000; PATTERN_GAMES=42646; MAX_EMPTIES=18; HELD_OUT_GAMES=200
   BOOT_POSITIONS=12000; ITERATIONS=150; PATTERN_DEPTH=6
+  REFINE_GAMES=(20000 20000 6335 6404); REFINE_DEPTH=6; LABEL_DEPTH=8; CUT_GAMES=60; CUT_DEPTH=11
 fi
+REFINE_FIRST=(200000 220000 240000 260000)
 FIT=(--model pattern --phases 15 --test-every 10 --ridge 30 --iterations "$ITERATIONS" --margin 1
   --prior-previous --bootstrap-depth 4 --bootstrap-positions "$BOOT_POSITIONS" --seed "$SEED_FIT" --quiet)
 
@@ -45,6 +61,7 @@ B=target/release/othello-train
 mkdir -p "$dir"
 step() { echo "== $*" >&2; }
 
+if [ -z "$prior" ]; then
 step "1. hand-feature self-play: $HAND_GAMES games, seed $SEED_HAND"
 $B games --out "$dir/hand-games.jsonl" --games "$HAND_GAMES" --seed "$SEED_HAND" --quiet
 step "2. exact labels, 1-$MAX_EMPTIES empties; 19-20 for $HELD_OUT_GAMES held-out games"
@@ -63,9 +80,36 @@ $B labels --games "$dir/pattern-games.jsonl" --out "$dir/pattern-labels.jsonl" -
 step "5. final fit on both"
 $B fit "${FIT[@]}" --labels "$dir/labels.jsonl" --labels "$dir/pattern-labels.jsonl" \
   --games "$dir/hand-games.jsonl" --games "$dir/pattern-games.jsonl" \
-  --bootstrap-labels "$dir/boot2.jsonl" --out "$dir/default.bin" > "$dir/fit.txt"
+  --bootstrap-labels "$dir/boot2.jsonl" --out "$dir/fitted.bin" > "$dir/fit.txt"
 tail -n 3 "$dir/fit.txt" >&2
-step "6. errors on the frozen held-out file"
+step "6. the cut table of selective search for those weights: $CUT_GAMES games, depth $CUT_DEPTH"
+$B cuts --weights "$dir/fitted.bin" --out "$dir/base.bin" --samples "$dir/cut-samples.txt" \
+  --games "$CUT_GAMES" --seed "$SEED_CUTS" --depth "$CUT_DEPTH" --stride 7 --phases 4 --quiet
+prior="$dir/base.bin"
+fi
+
+step "7. refinement self-play with $prior: ${REFINE_GAMES[*]} games from ${REFINE_FIRST[*]}, seed $SEED_REFINE"
+for i in 0 1 2 3; do
+  $B games --out "$dir/refine-games-$i.jsonl" --first "${REFINE_FIRST[$i]}" --games "${REFINE_GAMES[$i]}" \
+    --seed "$SEED_REFINE" --depth "$REFINE_DEPTH" --epsilon 0.05 --random-plies 10 --weights "$prior" --quiet
+done
+cat "$dir/refine-games-2.jsonl" "$dir/refine-games-3.jsonl" > "$dir/refine-games-23.jsonl"
+step "8. exact labels at 12-18 empties (13-18 kept), depth-$LABEL_DEPTH search labels at 21-60"
+for i in 0 1 23; do
+  $B labels --games "$dir/refine-games-$i.jsonl" --out "$dir/refine-exact-$i.jsonl" \
+    --min-empties 12 --max-empties 18 --quiet
+done
+# 12 empties is phase 2's (9-12): without its labels that phase keeps the prior's weights.
+cat "$dir/refine-exact-0.jsonl" "$dir/refine-exact-1.jsonl" "$dir/refine-exact-23.jsonl" \
+  | grep -v '"empties":12,' > "$dir/refine-exact.jsonl" || true
+$B labels --games "$dir/refine-games-23.jsonl" --out "$dir/refine-search.jsonl" --mode search \
+  --depth "$LABEL_DEPTH" --weights "$prior" --min-empties 21 --max-empties 60 --quiet
+step "9. warm-started refit of $prior on both, keeping its cut table"
+$B fit --model pattern --phases 15 --test-every 10 --labels "$dir/refine-exact.jsonl" \
+  --labels "$dir/refine-search.jsonl" --prior-weights "$prior" --prior-strength 1 --ridge 100 \
+  --margin 0 --bootstrap-depth 0 --prior-sections --quiet --out "$dir/default.bin" > "$dir/refit.txt" 2>&1
+tail -n 3 "$dir/refit.txt" >&2
+step "10. errors on the frozen held-out file"
 $B errors --labels tools/train/data/heldout-14-20.jsonl --weights "$dir/default.bin" --bucket 7 | tail -n 2 >&2
 if [ "$install" = 1 ]; then
   cp "$dir/default.bin" crates/pattern/weights/default.bin

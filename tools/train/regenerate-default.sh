@@ -99,15 +99,15 @@ for i in 0 1 23; do
   $B labels --games "$dir/refine-games-$i.jsonl" --out "$dir/refine-exact-$i.jsonl" \
     --min-empties 12 --max-empties 18 --quiet
 done
-# 12 empties is phase 2's (9-12): without its labels that phase keeps the prior's weights.
-cat "$dir/refine-exact-0.jsonl" "$dir/refine-exact-1.jsonl" "$dir/refine-exact-23.jsonl" \
-  | grep -v '"empties":12,' > "$dir/refine-exact.jsonl" || true
 $B labels --games "$dir/refine-games-23.jsonl" --out "$dir/refine-search.jsonl" --mode search \
   --depth "$LABEL_DEPTH" --weights "$prior" --min-empties 21 --max-empties 60 --quiet
 step "9. warm-started refit of $prior on both, keeping its cut table"
-$B fit --model pattern --phases 15 --test-every 10 --labels "$dir/refine-exact.jsonl" \
-  --labels "$dir/refine-search.jsonl" --prior-weights "$prior" --prior-strength 1 --ridge 100 \
-  --margin 0 --bootstrap-depth 0 --prior-sections --quiet --out "$dir/default.bin" > "$dir/refit.txt" 2>&1
+# From 13 empties: 12 is phase 2's (9-12), which without its labels keeps the prior's weights.
+$B fit --model pattern --phases 15 --test-every 10 --min-empties 13 \
+  --labels "$dir/refine-exact-0.jsonl" --labels "$dir/refine-exact-1.jsonl" \
+  --labels "$dir/refine-exact-23.jsonl" --labels "$dir/refine-search.jsonl" \
+  --prior-weights "$prior" --prior-strength 1 --ridge 100 --margin 0 --bootstrap-depth 0 \
+  --prior-sections --quiet --out "$dir/default.bin" > "$dir/refit.txt" 2>&1
 tail -n 3 "$dir/refit.txt" >&2
 step "10. errors on the frozen held-out file"
 $B errors --labels tools/train/data/heldout-14-20.jsonl --weights "$dir/default.bin" --bucket 7 | tail -n 2 >&2

@@ -1,7 +1,7 @@
 //! `fit --model pattern|features`: the least-squares fit of either model on labels files, with
 //! the held-out split and the bootstrap; writes the weights and prints held-out errors.
 
-use super::common::{Common, bad, read_labels};
+use super::common::{Common, bad, empties_range, read_labels};
 use othello_eval::Feature;
 use othello_train::bootstrap::{self, Store};
 use othello_train::data::{self, Label};
@@ -53,6 +53,13 @@ pub struct Args {
     /// Use only the first N labels (to measure how the fit grows with data).
     #[arg(long)]
     max_labels: Option<usize>,
+    /// Use only the labels of positions with at least this many empty squares (with
+    /// --prior-weights, a phase left without labels keeps the prior's weights).
+    #[arg(long, default_value_t = 0)]
+    min_empties: u32,
+    /// Use only the labels of positions with at most this many empty squares.
+    #[arg(long, default_value_t = 60)]
+    max_empties: u32,
     /// pattern: phases (1 to 61; phase of e empties = e * phases / 61).
     #[arg(long, default_value_t = 15)]
     phases: u32,
@@ -117,6 +124,7 @@ pub fn run(a: &Args) -> TrainResult<()> {
             "bad --bootstrap-depth {bootstrap_depth}: expected at most 20"
         )));
     }
+    empties_range(a.min_empties, a.max_empties)?;
     if a.test_every < 2 {
         return Err(bad(format!("bad --test-every {}: expected at least 2", a.test_every)));
     }
@@ -160,6 +168,7 @@ pub fn run(a: &Args) -> TrainResult<()> {
     let t = Instant::now();
     let on_bad = a.common.on_bad();
     let mut labels: Vec<Label> = read_labels(&a.labels, &a.sources, on_bad)?;
+    keep_empties(&mut labels, a.min_empties, a.max_empties);
     if let Some(n) = a.max_labels {
         labels.truncate(n);
     }
@@ -353,4 +362,42 @@ fn run_features(
     }
     println!("wrote {}", a.out);
     Ok(())
+}
+
+/// Keeps the labels whose positions have `min..=max` empty squares, in their order.
+fn keep_empties(labels: &mut Vec<Label>, min: u32, max: u32) {
+    labels.retain(|l| (min..=max).contains(&l.pos.empty_count()));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use othello_rules::Position;
+    use othello_train::data::Source;
+
+    #[test]
+    fn keep_empties_keeps_the_range_in_order() {
+        let label = |moves: &str| {
+            let mut pos = Position::start();
+            for m in moves.as_bytes().chunks(2) {
+                pos = pos.play(std::str::from_utf8(m).unwrap().parse().unwrap()).unwrap();
+            }
+            Label {
+                pos,
+                centi: pos.empty_count() as i32,
+                source: Source::Exact,
+                game: None,
+                seed: None,
+                nodes: None,
+            }
+        };
+        // 60, 59, 58, 57 empties, out of order.
+        let mut labels = vec![label("f5d6"), label(""), label("f5"), label("f5d6c3")];
+        keep_empties(&mut labels, 58, 59);
+        assert_eq!(labels.iter().map(|l| l.centi).collect::<Vec<_>>(), [58, 59]);
+        keep_empties(&mut labels, 59, 59);
+        assert_eq!(labels.iter().map(|l| l.centi).collect::<Vec<_>>(), [59]);
+        keep_empties(&mut labels, 0, 58);
+        assert!(labels.is_empty());
+    }
 }

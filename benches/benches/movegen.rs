@@ -1,6 +1,7 @@
 //! Move generation, flips, make-move and perft. Run: `cargo bench -p othello-benches --bench movegen`.
 #![expect(missing_docs, reason = "criterion_group! generates undocumented items")]
 use criterion::{Criterion, criterion_group, criterion_main};
+use othello_rules::random::play_random;
 use othello_rules::{Move, Position, movegen, perft};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -11,15 +12,8 @@ fn positions() -> Vec<Position> {
     let mut rng = SmallRng::seed_from_u64(2026);
     let mut out = Vec::new();
     while out.len() < 1000 {
-        let mut pos = Position::start();
         let plies = rng.random_range(0..55);
-        for _ in 0..plies {
-            let moves = pos.moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
-        }
+        let pos = play_random(&Position::start(), plies, &mut rng);
         if pos.legal_moves().any() {
             out.push(pos);
         }

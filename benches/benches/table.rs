@@ -2,6 +2,7 @@
 //! locks; labelled `locked`) against the same table without locks, and with two threads contending.
 //! Run: `cargo bench -p othello-benches --bench table`.
 use criterion::{BenchmarkId, Criterion, criterion_main};
+use othello_rules::random::play_random;
 use othello_rules::{BoardSize, Position};
 use othello_table::{Bound, LocalTable, Table, TranspositionTable};
 
@@ -25,14 +26,8 @@ fn keys(n: usize, seed: u64) -> Vec<(u64, u64)> {
     let mut seen = HashSet::new();
     let mut out = Vec::new();
     while out.len() < n {
-        let mut pos = Position::start();
-        for _ in 0..rng.random_range(0..60) {
-            let moves = pos.moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
-        }
+        let plies = rng.random_range(0..60);
+        let pos = play_random(&Position::start(), plies, &mut rng);
         if seen.insert((pos.player().0, pos.opponent().0)) {
             out.push((pos.player().0, pos.opponent().0));
         }

@@ -2,6 +2,7 @@
 //! the seeded choice.
 
 use crate::*;
+use othello_rules::random::play_random;
 use othello_rules::{Move, Position, Symmetry};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -32,22 +33,6 @@ fn small_book(depth: u32, deviation: i32, max: usize) -> Book {
     };
     build(&mut book, &Position::start(), &config, &mut leaf, &mut |_| {}).unwrap();
     book
-}
-
-fn random_position(rng: &mut SmallRng, plies: usize) -> Position {
-    let mut pos = Position::start();
-    for _ in 0..plies {
-        let moves = pos.moves();
-        if moves.is_empty() {
-            if pos.is_game_over() {
-                break;
-            }
-            pos = pos.pass_unchecked();
-            continue;
-        }
-        pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
-    }
-    pos
 }
 
 /// `file` with its checksum recomputed, so that the checks behind it are reached.
@@ -250,7 +235,7 @@ fn twins_look_up_as_the_position_itself_through_every_symmetry() {
     let mut positions = Vec::new();
     for _ in 0..300 {
         let plies = rng.random_range(0..50);
-        let pos = random_position(&mut rng, plies);
+        let pos = play_random(&Position::start(), plies, &mut rng);
         if pos.is_game_over() {
             continue;
         }
@@ -566,7 +551,7 @@ fn a_move_that_ends_the_game_carries_its_exact_final_score() {
     // with a move to play on it.
     let mut rng = SmallRng::seed_from_u64(5);
     let pos = loop {
-        let p = random_position(&mut rng, 59);
+        let p = play_random(&Position::start(), 59, &mut rng);
         if p.empty_count() == 1 && !p.moves().is_empty() {
             break p;
         }

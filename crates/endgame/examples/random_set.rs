@@ -11,19 +11,22 @@
 //! change with its version; the positions, not this program, are the benchmark.
 
 use othello_endgame::{SolveMode, Solver, SolverConfig};
+use othello_rules::random::random_move;
 use othello_rules::{Move, ObfLine, Position};
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 
 fn random_position(empties: u32, rng: &mut SmallRng) -> Position {
     loop {
         let mut pos = Position::start();
         while pos.empty_count() > empties {
-            let moves = pos.moves();
-            if moves.is_empty() || moves[0] == Move::Pass {
+            if pos.must_pass() {
                 break;
             }
-            pos = pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
+            match random_move(&pos, rng) {
+                Some(mv) => pos = pos.play_unchecked(mv),
+                None => break,
+            }
         }
         let can_move = pos.moves().first().is_some_and(|&m| m != Move::Pass);
         if pos.empty_count() == empties && can_move {

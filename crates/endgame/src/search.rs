@@ -1243,6 +1243,7 @@ pub(crate) fn search_portable<T: Table>(c: &mut Ctx<'_, T>, p: u64, o: u64, alph
 #[cfg(test)]
 mod tests {
     use super::*;
+    use othello_rules::random::play_random_until;
     use othello_rules::{BoardSize, Position};
     use othello_table::TranspositionTable;
     use rand::rngs::SmallRng;
@@ -1382,12 +1383,8 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(22);
         for i in 0..400 {
             let size = [BoardSize::Eight, BoardSize::Six][i % 2];
-            let mut pos = Position::start_of(size);
             let target = rng.random_range(0..=14);
-            while pos.empty_count() > target && !pos.moves().is_empty() {
-                let moves = pos.moves();
-                pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
-            }
+            let pos = play_random_until(&Position::start_of(size), &mut rng, |p| p.empty_count() <= target);
             let (p, o) = (pos.player().0, pos.opponent().0);
             let alpha = rng.random_range(-20..20);
             let beta = alpha + rng.random_range(1..30);

@@ -856,9 +856,9 @@ fn principal_variation<T: Table>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use othello_rules::BoardSize;
+    use othello_rules::random::play_random_until;
+    use rand::SeedableRng;
     use rand::rngs::SmallRng;
-    use rand::{Rng, SeedableRng};
 
     /// Pre-solve levels far less confident than the default, down to no margin at all, and a
     /// less confident level after a more confident one: the selective searches then cut
@@ -880,11 +880,7 @@ mod tests {
         ];
         let mut rng = SmallRng::seed_from_u64(99);
         for i in 0..6 {
-            let mut pos = Position::start_of(BoardSize::Eight);
-            while pos.empty_count() > 18 + i % 3 {
-                let moves = pos.moves();
-                pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
-            }
+            let pos = play_random_until(&Position::start(), &mut rng, |p| p.empty_count() <= 18 + i % 3);
             let want = plain.solve(&pos, SolveMode::Exact);
             let got = reckless.solve(&pos, SolveMode::Exact);
             assert_eq!(

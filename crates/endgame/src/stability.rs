@@ -115,6 +115,7 @@ pub(crate) fn stable_discs(discs: u64, other: u64, layout: &Layout) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use othello_rules::random::play_random_until;
     use othello_rules::{BoardSize, Position};
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
@@ -135,12 +136,8 @@ mod tests {
         let mut found = 0;
         for i in 0..600 {
             let size = [BoardSize::Eight, BoardSize::Six, BoardSize::Four][i % 3];
-            let mut pos = Position::start_of(size);
             let target = rng.random_range(0..=7);
-            while pos.empty_count() > target && !pos.moves().is_empty() {
-                let moves = pos.moves();
-                pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
-            }
+            let pos = play_random_until(&Position::start_of(size), &mut rng, |p| p.empty_count() <= target);
             let lay = Layout::of(size);
             let (b, w) = (pos.black().0, pos.white().0);
             let sb = stable_discs(b, w, lay);

@@ -2,6 +2,7 @@
 //! random positions of every board size, the window guarantees, threads and the API edges.
 
 use othello_endgame::{SolveMode, Solver, SolverConfig, Techniques, ffo};
+use othello_rules::random::play_random_until;
 use othello_rules::{BoardSize, Move, Position};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -19,15 +20,7 @@ fn negamax(pos: &Position) -> i32 {
 /// A position reached by random play from the start of `size`, with at most `empties` empty
 /// squares (fewer if the game ended first).
 fn random_position(rng: &mut SmallRng, size: BoardSize, empties: u32) -> Position {
-    let mut pos = Position::start_of(size);
-    while pos.empty_count() > empties {
-        let moves = pos.moves();
-        if moves.is_empty() {
-            break;
-        }
-        pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
-    }
-    pos
+    play_random_until(&Position::start_of(size), rng, |p| p.empty_count() <= empties)
 }
 
 fn wld(score: i32) -> i32 {
@@ -384,12 +377,8 @@ fn no_use_of_the_public_api_changes_the_solvers_results() {
     let mut busy = Solver::new(SolverConfig::default().with_tt_mib(4).with_threads(2));
     for i in 0..60 {
         let size = [BoardSize::Eight, BoardSize::Six, BoardSize::Four][i % 3];
-        let mut pos = Position::start_of(size);
         let target = rng.random_range(4..=12).min(size.squares() - 4);
-        while pos.empty_count() > target && !pos.is_game_over() {
-            let moves = pos.moves();
-            pos = pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
-        }
+        let pos = play_random_until(&Position::start_of(size), &mut rng, |p| p.empty_count() <= target);
         // Meddle through every public entry point.
         let a = rng.random_range(-20..20);
         busy.solve_window(&pos, a, a + rng.random_range(1..10));

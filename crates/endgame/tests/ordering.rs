@@ -4,23 +4,16 @@
 use othello_endgame::{SolveMode, Solver, SolverConfig, Techniques};
 use othello_eval::Evaluator;
 use othello_pattern::PatternEval;
-use othello_rules::{BoardSize, Position};
+use othello_rules::Position;
+use othello_rules::random::play_random_until;
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use std::sync::Arc;
 
 /// A position reached by random play from the start, with `empties` empty squares or the
 /// game over first.
 fn random_position(rng: &mut SmallRng, empties: u32) -> Position {
-    let mut pos = Position::start_of(BoardSize::Eight);
-    while pos.empty_count() > empties {
-        let moves = pos.moves();
-        if moves.is_empty() {
-            break;
-        }
-        pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
-    }
-    pos
+    play_random_until(&Position::start(), rng, |p| p.empty_count() <= empties)
 }
 
 fn config() -> SolverConfig {

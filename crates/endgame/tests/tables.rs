@@ -4,6 +4,7 @@
 //! be shared solves on one thread whatever the configured thread count.
 
 use othello_endgame::{SolveMode, Solver, SolverConfig, Techniques, ffo};
+use othello_rules::random::play_random_until;
 use othello_rules::{BoardSize, Move, Position};
 use othello_table::{LocalTable, Table, TranspositionTable};
 use rand::rngs::SmallRng;
@@ -17,15 +18,7 @@ use std::thread::ThreadId;
 /// A position reached by random play from the start of `size`, with at most `empties` empty
 /// squares (fewer if the game ended first).
 fn random_position(rng: &mut SmallRng, size: BoardSize, empties: u32) -> Position {
-    let mut pos = Position::start_of(size);
-    while pos.empty_count() > empties {
-        let moves = pos.moves();
-        if moves.is_empty() {
-            break;
-        }
-        pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
-    }
-    pos
+    play_random_until(&Position::start_of(size), rng, |p| p.empty_count() <= empties)
 }
 
 /// A cheap ordering evaluation (disc difference in centi-discs): enough to switch on the

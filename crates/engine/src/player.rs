@@ -3,8 +3,8 @@
 
 use crate::{Limits, Selectivity};
 use othello_rules::{Move, Position};
+use rand::SeedableRng;
 use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use std::time::{Duration, Instant};
 
 /// What a player answers to [`Player::think`].
@@ -322,12 +322,7 @@ impl RandomPlayer {
 
     /// The next random move in `pos` (a pass when there is no square, also at the end).
     pub fn choose(&mut self, pos: &Position) -> Move {
-        let moves = pos.moves();
-        if moves.is_empty() {
-            Move::Pass
-        } else {
-            moves[self.rng.random_range(0..moves.len())]
-        }
+        othello_rules::random::random_move(pos, &mut self.rng).unwrap_or(Move::Pass)
     }
 }
 

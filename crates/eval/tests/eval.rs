@@ -3,6 +3,7 @@
 //! format; and a sanity check that the default evaluation plays better than disc counting.
 
 use othello_eval::{Evaluator, Feature, ParseEvalError, Stability, Weight, WeightedEval, stable_discs};
+use othello_rules::random::{play_random_until, random_game};
 use othello_rules::reference::Grid;
 use othello_rules::{BoardSize, Color, Move, Position, Square, Symmetry};
 use rand::rngs::SmallRng;
@@ -14,19 +15,9 @@ use rand::{Rng, SeedableRng};
 /// Every position of `games` seeded random games on `size`, finished ones and passes included.
 fn random_positions(size: BoardSize, games: usize, seed: u64) -> Vec<Position> {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut pos = Position::start_of(size);
-        loop {
-            out.push(pos);
-            let moves = pos.moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
-        }
-    }
-    out
+    (0..games)
+        .flat_map(|_| random_game(&Position::start_of(size), &mut rng))
+        .collect()
 }
 
 fn all_sizes() -> Vec<Position> {
@@ -381,15 +372,7 @@ fn changed_below(pos: &Position, nodes: &mut u64) -> u64 {
 /// A position `empties` squares before the end of a seeded random game (or an earlier
 /// position if the game ends sooner).
 fn late_position(size: BoardSize, empties: u32, rng: &mut SmallRng) -> Position {
-    let mut pos = Position::start_of(size);
-    while pos.empty_count() > empties {
-        let moves = pos.moves();
-        if moves.is_empty() {
-            break;
-        }
-        pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
-    }
-    pos
+    play_random_until(&Position::start_of(size), rng, |p| p.empty_count() <= empties)
 }
 
 #[test]

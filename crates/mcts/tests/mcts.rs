@@ -2,6 +2,7 @@
 //! solutions, reproducibility, reuse, limits, parallel merging and strength.
 
 use othello_mcts::{Limits, Mcts, MctsConfig, PlayoutPolicy, Tree, playout, random_playout};
+use othello_rules::random::{play_random_until, random_move};
 use othello_rules::{Bitboard, BoardSize, Color, Move, Position, Square};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -46,13 +47,8 @@ fn exact(pos: &Position) -> i32 {
 
 /// Plays uniformly random moves from the start of `size` until `stop` says so (or the game
 /// ends).
-fn random_game(size: BoardSize, rng: &mut SmallRng, mut stop: impl FnMut(&Position) -> bool) -> Position {
-    let mut pos = Position::start_of(size);
-    while !pos.is_game_over() && !stop(&pos) {
-        let moves = pos.moves();
-        pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
-    }
-    pos
+fn random_game(size: BoardSize, rng: &mut SmallRng, stop: impl FnMut(&Position) -> bool) -> Position {
+    play_random_until(&Position::start_of(size), rng, stop)
 }
 
 /// The obvious playout on the checked API, drawing from the generator exactly as documented
@@ -547,8 +543,7 @@ fn beats_a_random_player() {
             let m = if pos.side_to_move() == me {
                 mcts.search(&pos, &Limits::nodes(300)).best_move
             } else {
-                let moves = pos.moves();
-                moves[rng.random_range(0..moves.len())]
+                random_move(&pos, &mut rng).expect("the game is not over")
             };
             pos = pos.play(m).unwrap();
             mcts.advance(m);

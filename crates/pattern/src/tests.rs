@@ -1,22 +1,15 @@
 use super::*;
 use othello_rules::Color;
+use othello_rules::random::random_game;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 /// Positions from random games, every ply (all phases), with some passes.
 fn random_positions(seed: u64, games: usize) -> Vec<Position> {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut pos = Position::start();
-        while !pos.is_game_over() {
-            out.push(pos);
-            let moves = pos.moves();
-            pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
-        }
-        out.push(pos);
-    }
-    out
+    (0..games)
+        .flat_map(|_| random_game(&Position::start(), &mut rng))
+        .collect()
 }
 
 /// Random weights tied as the layout says (what a fit produces), `phases` phases.

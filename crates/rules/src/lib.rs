@@ -3,8 +3,9 @@
 //! This crate is the foundation of the toolkit: the vocabulary types ([`Bitboard`], [`Square`],
 //! [`Color`], [`Move`] with an explicit [`Move::Pass`], [`BoardSize`], [`Position`]), legal-move
 //! generation and flips ([`movegen`]), game end and scoring, text formats ([`text`], game records in [`ggf`]), hashing
-//! ([`hash`]), the eight symmetries ([`Symmetry`]) and perft ([`perft`]). It has no
-//! dependencies and no allocation on its hot paths.
+//! ([`hash`]), the eight symmetries ([`Symmetry`]) and perft ([`perft`]); with the `rand`
+//! feature, seeded random play for tests and data (`random`). Without that feature it has no
+//! dependencies, and it allocates nothing on its hot paths.
 //!
 //! Design, after Edax and shakmaty:
 //! - a position is stored side-relative (`player`, `opponent`), so making a move is two XORs and
@@ -33,6 +34,8 @@ pub mod hash;
 pub mod movegen;
 pub mod perft;
 mod position;
+#[cfg(feature = "rand")]
+pub mod random;
 pub mod reference;
 mod size;
 mod square;

@@ -1,6 +1,7 @@
 //! Integration tests of the rules crate: the fast code against the naive reference on random
 //! positions of every size, published perft values, text round trips, and the article cases.
 
+use othello_rules::random::random_game;
 use othello_rules::text::{format_moves, play_sequence};
 use othello_rules::{Bitboard, BoardSize, Color, Move, ObfLine, Position, Square, Symmetry, movegen, perft, reference};
 use rand::rngs::SmallRng;
@@ -9,19 +10,9 @@ use rand::{Rng, SeedableRng};
 /// Positions reached by seeded random play: every position of `games` random games.
 fn random_positions(size: BoardSize, games: usize, seed: u64) -> Vec<Position> {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut pos = Position::start_of(size);
-        loop {
-            out.push(pos);
-            let moves = pos.moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play(moves[rng.random_range(0..moves.len())]).expect("legal");
-        }
-    }
-    out
+    (0..games)
+        .flat_map(|_| random_game(&Position::start_of(size), &mut rng))
+        .collect()
 }
 
 #[test]

@@ -548,15 +548,8 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(0x6465_7074);
         let (mut checked, mut cuts, mut quiescence) = (0, 0, 0);
         for game in 0..48 {
-            let mut pos = Position::start();
             let plies = if game % 6 == 5 { 56 } else { rng.random_range(2..58) };
-            for _ in 0..plies {
-                let moves = pos.moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos = pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
-            }
+            let pos = othello_rules::random::play_random(&Position::start(), plies, &mut rng);
             if pos.is_game_over() {
                 continue;
             }

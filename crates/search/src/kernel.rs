@@ -291,15 +291,8 @@ mod tests {
         let backends: Vec<Backend> = Backend::ALL.into_iter().filter(|b| b.supported()).collect();
         let (mut checked, mut quiescence_nodes) = (0, 0);
         for game in 0..24 {
-            let mut pos = Position::start();
             let plies = 4 + game * 2 + rng.random_range(0..4);
-            for _ in 0..plies {
-                let moves = pos.moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos = pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
-            }
+            let pos = othello_rules::random::play_random(&Position::start(), plies, &mut rng);
             if pos.is_game_over() {
                 continue;
             }

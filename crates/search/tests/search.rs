@@ -4,6 +4,7 @@
 use othello_eval::Evaluator;
 use othello_rules::hash::hash_pair;
 use othello_rules::perft::perft;
+use othello_rules::random::play_random;
 use othello_rules::{BoardSize, Color, Move, Position, movegen};
 use othello_search::ordering::{MovePicker, OrderingHints};
 use othello_search::reference::{Horizon, minimax, minimax_with, negamax, negamax_root, negamax_with};
@@ -47,15 +48,8 @@ fn random_positions(size: BoardSize, count: usize, plies: std::ops::Range<usize>
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
-        let mut pos = Position::start_of(size);
         let n = rng.random_range(plies.clone());
-        for _ in 0..n {
-            let moves = pos.moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
-        }
+        let pos = play_random(&Position::start_of(size), n, &mut rng);
         if !pos.is_game_over() {
             out.push(pos);
         }
@@ -752,14 +746,8 @@ fn one_table_serves_every_board_size_and_any_table_type() {
     let mut local: Searcher<Mobility, LocalTable> = Searcher::with_table_type(Mobility, config(Algorithm::Pvs, 1));
     for i in 0..24 {
         let size = [BoardSize::Six, BoardSize::Eight][i % 2];
-        let mut pos = Position::start_of(size);
-        for _ in 0..rng.random_range(0..12) {
-            let moves = pos.moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
-        }
+        let plies = rng.random_range(0..12);
+        let pos = play_random(&Position::start_of(size), plies, &mut rng);
         if pos.is_game_over() {
             continue;
         }

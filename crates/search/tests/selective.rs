@@ -3,6 +3,7 @@
 //! position is untouched and single-threaded results are deterministic.
 
 use othello_eval::{CutModel, CutTable, Evaluator, WeightedEval};
+use othello_rules::random::play_random;
 use othello_rules::{BoardSize, Position};
 use othello_search::{Algorithm, Limits, SearchConfig, SearchResult, Searcher, Selectivity, probcut};
 use rand::rngs::SmallRng;
@@ -49,14 +50,8 @@ fn positions(count: usize, seed: u64) -> Vec<Position> {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut out = Vec::new();
     while out.len() < count {
-        let mut pos = Position::start();
-        for _ in 0..rng.random_range(4..44) {
-            let moves = pos.moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
-        }
+        let plies = rng.random_range(4..44);
+        let pos = play_random(&Position::start(), plies, &mut rng);
         if !pos.is_game_over() {
             out.push(pos);
         }

@@ -2,6 +2,7 @@
 //! replacement policy against a slow model, clear and resize, statistics, and concurrent use
 //! without torn or wrong entries.
 
+use othello_rules::random::play_random;
 use othello_rules::{BoardSize, Move, Position};
 use othello_table::{Bound, Entry, LocalTable, Table, TableStats, TranspositionTable};
 use rand::rngs::SmallRng;
@@ -22,14 +23,8 @@ fn positions(n: usize, seed: u64) -> Vec<(u64, u64)> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     while out.len() < n {
-        let mut pos = Position::start();
-        for _ in 0..rng.random_range(0..60) {
-            let moves = pos.moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
-        }
+        let plies = rng.random_range(0..60);
+        let pos = play_random(&Position::start(), plies, &mut rng);
         let key = (pos.player().0, pos.opponent().0);
         if seen.insert(key) {
             out.push(key);

@@ -218,19 +218,12 @@ pub fn run(args: &BenchArgs) -> CliResult {
 /// `count` positions for the time-limit benchmark: from the start, 4 to 53 uniformly random
 /// moves with a fixed seed (the same positions every run), skipping finished games.
 pub fn random_positions(count: usize, seed: u64) -> Vec<Position> {
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let mut rng = rand::rngs::SmallRng::seed_from_u64(seed);
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
         let plies = 4 + out.len() % 50;
-        let mut pos = Position::start();
-        for _ in 0..plies {
-            let moves = pos.moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
-        }
+        let pos = othello_rules::random::play_random(&Position::start(), plies, &mut rng);
         if !pos.is_game_over() {
             out.push(pos);
         }

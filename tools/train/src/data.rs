@@ -609,13 +609,10 @@ mod tests {
         let mut rng = <rand::rngs::SmallRng as rand::SeedableRng>::seed_from_u64(4);
         let mut seen = std::collections::HashSet::new();
         for _ in 0..100 {
-            let mut p = Position::start();
-            while !p.is_game_over() {
-                seen.insert(key(&p));
-                let moves = p.moves();
-                p = p
-                    .play(moves[rand::Rng::random_range(&mut rng, 0..moves.len())])
-                    .unwrap();
+            for p in othello_rules::random::random_game(&Position::start(), &mut rng) {
+                if !p.is_game_over() {
+                    seen.insert(key(&p));
+                }
             }
         }
         assert!(seen.len() > 5000);

@@ -36,8 +36,9 @@ pub fn phase(pos: &Position) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use othello_rules::random::random_move;
+    use rand::SeedableRng;
     use rand::rngs::SmallRng;
-    use rand::{Rng, SeedableRng};
 
     #[test]
     fn values_equal_feature_value() {
@@ -52,8 +53,7 @@ mod tests {
                         assert_eq!(v[f as usize], f.raw(&pos), "{f} at {pos}");
                     }
                     checked += 1;
-                    let moves = pos.moves();
-                    pos = pos.play(moves[rng.random_range(0..moves.len())]).expect("legal");
+                    pos = pos.play_unchecked(random_move(&pos, &mut rng).expect("not over"));
                 }
             }
         }

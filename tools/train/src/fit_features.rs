@@ -316,6 +316,7 @@ pub fn errors(points: &[Point], fitted: &Fitted, source: Source, lo: u32, hi: u3
 #[cfg(test)]
 mod tests {
     use super::*;
+    use othello_rules::random::random_move;
     use rand::Rng;
 
     /// Random positions labelled by a known `WeightedEval` with real-valued structure: the
@@ -340,8 +341,7 @@ mod tests {
                 let mut p = Point::new(pos, 0.0, Source::Labels, game % 5 == 0);
                 p.target = truth_real.predict(&p);
                 points.push(p);
-                let moves = pos.moves();
-                pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
+                pos = pos.play_unchecked(random_move(&pos, &mut rng).expect("not over"));
             }
         }
         let config = FitConfig {
@@ -378,8 +378,7 @@ mod tests {
                 Source::Labels,
                 false,
             ));
-            let moves = pos.moves();
-            pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
+            pos = pos.play_unchecked(random_move(&pos, &mut rng).expect("not over"));
         }
         let config = FitConfig {
             start: StartMode::Default,

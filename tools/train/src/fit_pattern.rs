@@ -284,6 +284,7 @@ mod tests {
     use crate::data::{Label, Source};
     use crate::report::band;
     use othello_eval::Evaluator;
+    use othello_rules::random::random_move;
     use rand::Rng;
 
     fn per_phase() -> usize {
@@ -309,8 +310,7 @@ mod tests {
         for game in 0..games {
             let mut pos = Position::start();
             while !pos.is_game_over() {
-                let moves = pos.moves();
-                pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
+                pos = pos.play_unchecked(random_move(&pos, rng).expect("not over"));
                 let centi = score(&pos, rng);
                 labels.push(Label {
                     pos,

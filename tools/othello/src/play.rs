@@ -11,7 +11,7 @@ use crate::output::{Output, progress};
 use crate::stats::{EloModel, Pentanomial, Sprt, Tally, Verdict};
 use othello_rules::BoardSize;
 use serde_json::json;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -711,6 +711,9 @@ pub fn run(args: &PlayArgs) -> CliResult {
     let started = Instant::now();
     let (mut flags, mut forfeits) = (0u64, 0u64);
     let mut time_totals = TimeTotals::default();
+    // Games played more than once (the same opening, colours and moves: deterministic players
+    // meet again) are not independent, which the pentanomial interval assumes.
+    let mut distinct = HashSet::new();
     crate::arena::run(
         &sources,
         &openings,
@@ -740,6 +743,11 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 pending.insert(pair, half);
             }
             time_totals.add(&rec);
+            distinct.insert((
+                rec.opening.position(),
+                rec.a_color,
+                rec.moves.iter().map(|p| p.mv).collect::<Vec<_>>(),
+            ));
             let (ending, reason) = rec.ending_text();
             match ending {
                 "time" => flags += 1,
@@ -834,6 +842,12 @@ pub fn run(args: &PlayArgs) -> CliResult {
             if flags + forfeits > 0 {
                 s += &format!(", {flags} lost on time, {forfeits} forfeited");
             }
+            if (distinct.len() as u64) < tally.games() {
+                s += &format!(
+                    ", only {} distinct (repeated games are not independent: the interval is too narrow)",
+                    distinct.len()
+                );
+            }
             if let Some([a, b]) = time_used {
                 s += &format!(", time used A {:.1}% B {:.1}%", a * 100.0, b * 100.0);
             }
@@ -854,7 +868,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
             let mut v = json!({"games": tally.games(), "wins": tally.wins, "draws": tally.draws,
                 "losses": tally.losses, "score": tally.score(),
                 "time_control": settings.time.describe(), "concurrency": args.concurrency,
-                "flags": flags, "forfeits": forfeits, "seconds": elapsed,
+                "flags": flags, "forfeits": forfeits, "seconds": elapsed, "distinct_games": distinct.len(),
                 "a_time_used": time_used.map(|t| t[0]), "b_time_used": time_used.map(|t| t[1]),
                 "a_time_searched": time_searched.map(|t| t[0]),
                 "b_time_searched": time_searched.map(|t| t[1]),

@@ -385,6 +385,30 @@ fn a_short_clock_is_used_without_a_flag_and_reported() {
     }
 }
 
+/// Deterministic players from one opening replay the same two games (one per colour): the
+/// summary counts the distinct games and says, in text, that the interval is then too narrow.
+#[test]
+fn repeated_games_are_counted_and_flagged() {
+    let path = tmp("one-opening.txt");
+    std::fs::write(&path, "f5d6c3\n").unwrap();
+    let file = path.to_str().unwrap();
+    let (games, summary) = play(&["pvs:depth=2", "pvs:depth=1", "--openings", file, "-g", "6"]);
+    assert_eq!((games.len(), summary["distinct_games"].as_u64()), (6, Some(2)));
+    // Two openings, one game each way: all distinct, and the text says nothing of repeats.
+    std::fs::write(&path, "f5d6c3\nf5f6\n").unwrap();
+    let (_, summary) = play(&["pvs:depth=2", "pvs:depth=1", "--openings", file, "-g", "4"]);
+    assert_eq!(summary["distinct_games"], 4);
+    let text = |g: &str| common::othello_ok(&["play", "pvs:depth=2", "pvs:depth=1", "--openings", file, "-g", g, "-q"]);
+    assert!(!text("2").contains("distinct"));
+    // Four games of one opening: two distinct, and the text says so.
+    std::fs::write(&path, "f5d6c3\n").unwrap();
+    assert!(
+        text("4").contains("only 2 distinct (repeated games are not independent"),
+        "{}",
+        text("4")
+    );
+}
+
 #[test]
 fn openings_files_of_each_kind_and_seeded_order() {
     let start = "---------------------------O*------*O---------------------------";

@@ -153,6 +153,15 @@ mod tests {
         assert_eq!(builtin(BoardSize::Six).len(), 12);
     }
 
+    /// The committed book's build script extends the book from each built-in 8x8 opening,
+    /// listed in tools/book/roots-4ply.txt: the list must stay the built-in set, in its order.
+    #[test]
+    fn the_book_scripts_roots_are_the_builtin_openings() {
+        let listed: Vec<&str> = include_str!("../../../book/roots-4ply.txt").lines().collect();
+        let builtin: Vec<String> = builtin(BoardSize::Eight).iter().map(Opening::label).collect();
+        assert_eq!(listed, builtin);
+    }
+
     #[test]
     fn reads_each_kind() {
         let start = "---------------------------O*------*O---------------------------";

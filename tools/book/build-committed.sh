@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Rebuilds the committed opening book, crates/book/data/opening.bin (docs/book.md, "The
+# committed book"), from nothing but the `othello` binary: every search is single-threaded,
+# depth-limited and made with a fresh table, and the builds run in a fixed order, so the file
+# is the same byte for byte on every machine.
+#
+#   tools/book/build-committed.sh [--tiny] [OTHELLO_BINARY] [OUTPUT]
+#
+# `--tiny` runs every step at a toy size (depth-4 leaves, 200 start entries, the first 3 roots)
+# in a few seconds, to check the script end to end.
+#
+# Two parts, then their union (`othello book merge`):
+#   1. from the start: every position within 2 discs of the best line up to 10 moves (the plan
+#      ends there), then the same window up to 14 moves, breadth first, until the book holds
+#      2400 entries;
+#   2. from each of the 61 built-in 4-ply openings of `othello play` (tools/book/roots-4ply.txt,
+#      the order of `openings::builtin`), the positions within 2 discs up to 4, then 5 moves
+#      further, so that a match from those openings stays in the book for its next moves.
+# Leaves are searched by the default engine at depth 14 (13 on odd empties: docs/book.md).
+# Cost on a 2-core AMD EPYC (2026-12-02): about 45 minutes of one core for part 1 and 35 for part 2,
+# run side by side.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+engine="pvs:depth=14" cap=2400 roots=61
+if [ "${1:-}" = "--tiny" ]; then
+    engine="pvs:depth=4" cap=200 roots=3
+    shift
+fi
+bin="${1:-target/release/othello}"
+out="${2:-crates/book/data/opening.bin}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+(
+    "$bin" book build --depth 10 --deviation 2 --engine "$engine" -o "$work/start.bin" -q
+    "$bin" book build --depth 14 --deviation 2 --max-positions "$cap" --engine "$engine" \
+        --book "$work/start.bin" -q
+) &
+start_pid=$!
+
+for depth in 4 5; do
+    while read -r line; do
+        [ -z "$line" ] && continue
+        if [ -f "$work/roots.bin" ]; then
+            "$bin" book build --moves "$line" --depth "$depth" --deviation 2 --engine "$engine" \
+                --book "$work/roots.bin" -q
+        else
+            "$bin" book build --moves "$line" --depth "$depth" --deviation 2 --engine "$engine" \
+                -o "$work/roots.bin" -q
+        fi
+    done < <(head -n "$roots" "$here/roots-4ply.txt")
+done
+wait "$start_pid"
+
+"$bin" book merge "$work/start.bin" "$work/roots.bin" -o "$out"
+"$bin" book stats "$out"
+sha256sum "$out"

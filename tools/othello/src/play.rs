@@ -276,33 +276,46 @@ pub fn run_stats(args: &StatsArgs) -> CliResult {
         }
         Some(text) => (parse_penta(text)?, None),
         None => {
-            let (penta, games, unpaired) = records_stats(args, sprt)?;
-            (penta, Some((games, unpaired)))
+            let (penta, games, unpaired, distinct) = records_stats(args, sprt)?;
+            (penta, Some((games, unpaired, distinct)))
         }
     };
     let (mut value, verdict, llr) = summary(&penta, sprt);
-    if let Some((games, unpaired)) = read {
+    if let Some((games, unpaired, distinct)) = read {
         value["games"] = json!(games);
         value["unpaired_games"] = json!(unpaired);
+        value["distinct_games"] = json!(distinct);
     }
     let est = penta.elo();
     Output::new(args.json).line(
         || {
-            format!(
+            let mut s = format!(
                 "{} pairs, score {:.3}, {}",
                 penta.pairs(),
                 est.score,
                 stats_text(&penta, sprt, verdict, llr)
-            )
+            );
+            if let Some((games, _, Some(distinct))) = read
+                && distinct < games
+            {
+                s += &repeats_text(distinct);
+            }
+            s
         },
         || value.clone(),
     );
     Ok(())
 }
 
+/// The summary's note when some games repeat (deterministic players from the same opening).
+fn repeats_text(distinct: u64) -> String {
+    format!(", only {distinct} distinct (repeated games are not independent: the interval is too narrow)")
+}
+
 /// The pentanomial counts of `stats --records`, with its plot (`--plot`) written.
-/// Returns the counts, the games read and the games without their pair's other game.
-fn records_stats(args: &StatsArgs, sprt: Option<Sprt>) -> CliResult<(Pentanomial, u64, u64)> {
+/// Returns the counts, the games read, the games without their pair's other game, and the
+/// distinct games (when every record has its moves).
+fn records_stats(args: &StatsArgs, sprt: Option<Sprt>) -> CliResult<(Pentanomial, u64, u64, Option<u64>)> {
     let records = crate::records::Records::read(&args.records)?;
     let mut plot = args
         .plot
@@ -323,7 +336,7 @@ fn records_stats(args: &StatsArgs, sprt: Option<Sprt>) -> CliResult<(Pentanomial
         }
         plot.write().map_err(input)?;
     }
-    Ok((penta, records.games(), unpaired))
+    Ok((penta, records.games(), unpaired, records.distinct()))
 }
 
 /// The largest SPRT bound in Elo: an expected score of 0.3% or 99.7% (logistic). Beyond it the
@@ -843,10 +856,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 s += &format!(", {flags} lost on time, {forfeits} forfeited");
             }
             if (distinct.len() as u64) < tally.games() {
-                s += &format!(
-                    ", only {} distinct (repeated games are not independent: the interval is too narrow)",
-                    distinct.len()
-                );
+                s += &repeats_text(distinct.len() as u64);
             }
             if let Some([a, b]) = time_used {
                 s += &format!(", time used A {:.1}% B {:.1}%", a * 100.0, b * 100.0);

@@ -5,7 +5,7 @@
 use crate::error::{CliResult, input};
 use crate::stats::Pentanomial;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 /// One game of a record: its number and player A's result in half points.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,6 +19,8 @@ pub struct Records {
     games: BTreeMap<u64, Game>,
     /// Player A's and B's names, from the first game.
     names: Option<(String, String)>,
+    /// Each game's opening, A's colour and moves (`None` once a game lacks one of them).
+    lines: Option<HashSet<(String, String, Vec<String>)>>,
 }
 
 /// The counts after a game pair completed: the games read so far (in number order) and the
@@ -33,7 +35,10 @@ impl Records {
     /// Bad input naming the file and line: not JSON, a game without a valid `result`, a game
     /// number read twice, or no game at all.
     pub fn read(paths: &[String]) -> CliResult<Records> {
-        let mut records = Records::default();
+        let mut records = Records {
+            lines: Some(HashSet::new()),
+            ..Records::default()
+        };
         for path in paths {
             let (name, text) = crate::input::read_source(path, "records file")?;
             for (i, line) in text.lines().enumerate() {
@@ -63,6 +68,24 @@ impl Records {
                 if records.games.insert(number, Game { half_points }).is_some() {
                     return Err(input(format!("{}: game {number} read twice", at())));
                 }
+                let line = (|| {
+                    let moves = v.get("moves")?.as_array()?;
+                    let moves = moves
+                        .iter()
+                        .map(|m| m.as_str().map(str::to_string))
+                        .collect::<Option<Vec<_>>>()?;
+                    Some((
+                        v.get("opening")?.as_str()?.to_string(),
+                        v.get("a_color")?.as_str()?.to_string(),
+                        moves,
+                    ))
+                })();
+                match (line, records.lines.as_mut()) {
+                    (Some(line), Some(lines)) => {
+                        lines.insert(line);
+                    }
+                    _ => records.lines = None,
+                }
                 if records.names.is_none() {
                     let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("?").to_string();
                     let (black, white) = (s("black"), s("white"));
@@ -83,6 +106,11 @@ impl Records {
     /// The number of games read.
     pub fn games(&self) -> u64 {
         self.games.len() as u64
+    }
+
+    /// The number of distinct games (opening, A's colour and moves), when every game has them.
+    pub fn distinct(&self) -> Option<u64> {
+        self.lines.as_ref().map(|l| l.len() as u64)
     }
 
     /// `A vs B` from the first game's players.
@@ -134,6 +162,30 @@ mod tests {
         format!(
             "{{\"game\":{n},\"a_color\":\"{a_color}\",\"black\":\"{black}\",\"white\":\"{white}\",\"result\":\"{result}\"}}\n"
         )
+    }
+
+    #[test]
+    fn distinct_games_need_every_games_moves() {
+        let with = |n: u64, moves: &str| {
+            let mut g: serde_json::Value = serde_json::from_str(game(n, "win").trim()).unwrap();
+            g["opening"] = "f5d6".into();
+            g["moves"] = moves.split(' ').collect::<Vec<_>>().into();
+            format!("{g}\n")
+        };
+        // Games 1 and 3 are the same (A black, same moves); 2 and 4 differ; 5 has other moves.
+        let text = [
+            with(1, "c3 c4"),
+            with(2, "c3 c4"),
+            with(3, "c3 c4"),
+            with(4, "c3 e3"),
+            with(5, "c5 c4"),
+        ]
+        .concat();
+        let r = Records::read(&[file("distinct.jsonl", &text)]).unwrap();
+        assert_eq!((r.games(), r.distinct()), (5, Some(4)));
+        // A game without moves: unknown.
+        let r = Records::read(&[file("partly.jsonl", &(text + &game(6, "loss")))]).unwrap();
+        assert_eq!(r.distinct(), None);
     }
 
     #[test]

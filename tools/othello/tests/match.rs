@@ -407,6 +407,18 @@ fn repeated_games_are_counted_and_flagged() {
         "{}",
         text("4")
     );
+    // `stats --records` counts them from the records, in JSON and in text.
+    let (_, _, jsonl) = play_jsonl(
+        "repeats.jsonl",
+        &format!("pvs:depth=2 pvs:depth=1 --openings {file} -g 6"),
+    );
+    let records = jsonl.to_str().unwrap();
+    let (_, summary) = common::run_json(&["stats", "--records", records]);
+    assert_eq!(
+        (summary["games"].as_u64(), summary["distinct_games"].as_u64()),
+        (Some(6), Some(2))
+    );
+    assert!(common::othello_ok(&["stats", "--records", records]).contains("only 2 distinct"));
 }
 
 #[test]

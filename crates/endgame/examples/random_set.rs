@@ -11,23 +11,14 @@
 //! change with its version; the positions, not this program, are the benchmark.
 
 use othello_endgame::{SolveMode, Solver, SolverConfig};
-use othello_rules::random::random_move;
+use othello_rules::random::play_random_until;
 use othello_rules::{Move, ObfLine, Position};
 use rand::SeedableRng;
 use rand::rngs::SmallRng;
 
 fn random_position(empties: u32, rng: &mut SmallRng) -> Position {
     loop {
-        let mut pos = Position::start();
-        while pos.empty_count() > empties {
-            if pos.must_pass() {
-                break;
-            }
-            match random_move(&pos, rng) {
-                Some(mv) => pos = pos.play_unchecked(mv),
-                None => break,
-            }
-        }
+        let pos = play_random_until(&Position::start(), rng, |p| p.empty_count() <= empties || p.must_pass());
         let can_move = pos.moves().first().is_some_and(|&m| m != Move::Pass);
         if pos.empty_count() == empties && can_move {
             return pos;

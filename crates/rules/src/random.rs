@@ -33,14 +33,12 @@ pub fn random_move<R: Rng + ?Sized>(pos: &Position, rng: &mut R) -> Option<Move>
 /// The position after `plies` random moves from `pos` (a pass counts as one), or the finished
 /// game if it ends sooner.
 pub fn play_random<R: Rng + ?Sized>(pos: &Position, plies: usize, rng: &mut R) -> Position {
-    let mut pos = *pos;
-    for _ in 0..plies {
-        match random_move(&pos, rng) {
-            Some(mv) => pos = pos.play_unchecked(mv),
-            None => break,
-        }
-    }
-    pos
+    let mut left = plies;
+    play_random_until(pos, rng, |_| {
+        let done = left == 0;
+        left = left.saturating_sub(1);
+        done
+    })
 }
 
 /// Random moves from `pos` until `stop` holds for the position reached (checked before each

@@ -68,19 +68,7 @@ impl Records {
                 if records.games.insert(number, Game { half_points }).is_some() {
                     return Err(input(format!("{}: game {number} read twice", at())));
                 }
-                let line = (|| {
-                    let moves = v.get("moves")?.as_array()?;
-                    let moves = moves
-                        .iter()
-                        .map(|m| m.as_str().map(str::to_string))
-                        .collect::<Option<Vec<_>>>()?;
-                    Some((
-                        v.get("opening")?.as_str()?.to_string(),
-                        v.get("a_color")?.as_str()?.to_string(),
-                        moves,
-                    ))
-                })();
-                match (line, records.lines.as_mut()) {
+                match (game_line(&v), records.lines.as_mut()) {
                     (Some(line), Some(lines)) => {
                         lines.insert(line);
                     }
@@ -138,6 +126,18 @@ impl Records {
         }
         (steps, pending.len() as u64)
     }
+}
+
+/// A game record's opening, A's colour and moves: what makes two games the same game.
+fn game_line(v: &Value) -> Option<(String, String, Vec<String>)> {
+    let text = |k: &str| v.get(k)?.as_str().map(str::to_string);
+    let moves = v
+        .get("moves")?
+        .as_array()?
+        .iter()
+        .map(|m| m.as_str().map(str::to_string))
+        .collect::<Option<_>>()?;
+    Some((text("opening")?, text("a_color")?, moves))
 }
 
 #[cfg(test)]

@@ -72,7 +72,7 @@ impl Store {
         let out = jsonl::append(path)?;
         let mut known = AHashMap::new();
         for l in labelling::read(path, true, on_bad)? {
-            if let Source::Search { depth } = l.source {
+            if let Source::Search { depth, mean_of: 1 } = l.source {
                 known.entry((key(&l.pos), depth)).or_insert(l);
             }
         }
@@ -127,7 +127,7 @@ pub fn label_band<E: Evaluator>(
         let label = Label {
             pos: c.pos,
             centi: r.score.clamp(-6400, 6400),
-            source: Source::Search { depth },
+            source: Source::Search { depth, mean_of: 1 },
             game: Some(c.game),
             seed: c.seed,
             nodes: Some(r.nodes),

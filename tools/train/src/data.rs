@@ -12,7 +12,9 @@
 //! the position as the project's board text, its empties (checked against the position), the
 //! score in discs for the side to move, and how it was made: `exact` (an exact solve, or a
 //! position on the principal variation of one), `search` with `"depth":N` (a depth-N search
-//! value, centi-disc precision), or `result` (the final result of the game under perfect play
+//! value, centi-disc precision; with `"mean_of":K`, K >= 2, the mean of the values of depths
+//! N-K+1 to N of one iterative-deepening search, rounded half away from zero to a centi-disc,
+//! which cancels the evaluation's odd/even swing: docs/pattern.md), or `result` (the final result of the game under perfect play
 //! from a later point, seen from this position's side to move). `game`, `seed` and `nodes` are
 //! optional. Exact and result scores are whole discs.
 //!
@@ -39,6 +41,9 @@ pub enum Source {
     Search {
         /// Depth in discs placed.
         depth: u32,
+        /// How many consecutive depths, ending at `depth`, the value is the mean of (1: the
+        /// depth-`depth` value alone).
+        mean_of: u32,
     },
     /// The game's final result under perfect play from a later position of the game.
     Result,
@@ -59,7 +64,7 @@ impl Source {
     pub fn rank(self) -> (u8, u32) {
         match self {
             Source::Exact => (2, 0),
-            Source::Search { depth } => (1, depth),
+            Source::Search { depth, .. } => (1, depth),
             Source::Result => (0, 0),
         }
     }
@@ -68,7 +73,8 @@ impl Source {
 impl std::fmt::Display for Source {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Source::Search { depth } => write!(f, "search:depth={depth}"),
+            Source::Search { depth, mean_of: 1 } => write!(f, "search:depth={depth}"),
+            Source::Search { depth, mean_of } => write!(f, "search:depth={depth},mean_of={mean_of}"),
             s => f.write_str(s.name()),
         }
     }
@@ -152,8 +158,11 @@ impl Label {
         m.insert("empties".into(), json!(self.pos.empty_count()));
         m.insert("score".into(), score_value(self.centi));
         m.insert("source".into(), json!(self.source.name()));
-        if let Source::Search { depth } = self.source {
+        if let Source::Search { depth, mean_of } = self.source {
             m.insert("depth".into(), json!(depth));
+            if mean_of > 1 {
+                m.insert("mean_of".into(), json!(mean_of));
+            }
         }
         if let Some(g) = self.game {
             m.insert("game".into(), json!(g));
@@ -182,7 +191,12 @@ impl Label {
                         .ok()
                         .filter(|d| (1..=60).contains(d))
                         .ok_or(LineError::Field("depth"))?;
-                    Source::Search { depth }
+                    let mean_of = match opt_u64(&v, "mean_of")? {
+                        None => 1,
+                        Some(k) if (1..=u64::from(depth)).contains(&k) => k as u32,
+                        Some(_) => return Err(LineError::Field("mean_of")),
+                    };
+                    Source::Search { depth, mean_of }
                 }
                 other => return Err(LineError::Source(other.to_string())),
             },
@@ -192,7 +206,7 @@ impl Label {
                 match m.strip_prefix("search:depth=") {
                     _ if m == "exact" => Source::Exact,
                     Some(d) => match d.parse::<u32>() {
-                        Ok(depth) if (1..=60).contains(&depth) => Source::Search { depth },
+                        Ok(depth) if (1..=60).contains(&depth) => Source::Search { depth, mean_of: 1 },
                         _ => return Err(LineError::Source(m.to_string())),
                     },
                     None => return Err(LineError::Source(m.to_string())),
@@ -424,8 +438,10 @@ mod tests {
         let pos = some_position();
         for l in [
             label(pos, -600, Source::Exact, Some(7)),
-            label(pos, 1234, Source::Search { depth: 8 }, None),
-            label(pos, -1234, Source::Search { depth: 1 }, Some(0)),
+            label(pos, 1234, Source::Search { depth: 8, mean_of: 1 }, None),
+            label(pos, -1234, Source::Search { depth: 1, mean_of: 1 }, Some(0)),
+            label(pos, 502, Source::Search { depth: 9, mean_of: 2 }, Some(1)),
+            label(pos, -3, Source::Search { depth: 9, mean_of: 9 }, None),
             label(pos, 6400, Source::Result, Some(u32::MAX)),
             Label {
                 nodes: Some(99),
@@ -448,13 +464,31 @@ mod tests {
         );
         let old = format!(r#"{{"game":3,"position":"{text}","score":-6.25,"method":"search:depth=4"}}"#);
         let got = Label::from_line(&old).unwrap().unwrap();
-        assert_eq!((got.centi, got.source), (-625, Source::Search { depth: 4 }));
+        assert_eq!((got.centi, got.source), (-625, Source::Search { depth: 4, mean_of: 1 }));
         // othello-tune data.
         let old = format!(r#"{{"game":3,"empties":{e},"position":"{text}","score":12}}"#);
         let got = Label::from_line(&old).unwrap().unwrap();
         assert_eq!((got.centi, got.source, got.game), (1200, Source::Exact, Some(3)));
         let old = format!(r#"{{"game":3,"empties":{e},"position":"{text}","score":null}}"#);
         assert_eq!(Label::from_line(&old).unwrap(), None);
+        // A plain search label writes no `mean_of`, a mean says it; `mean_of` 1 reads as plain.
+        let plain = label(pos, 100, Source::Search { depth: 8, mean_of: 1 }, None).to_line();
+        assert!(!plain.contains("mean_of"), "{plain}");
+        let mean = label(pos, 100, Source::Search { depth: 9, mean_of: 2 }, None).to_line();
+        assert!(
+            mean.contains(r#""mean_of":2"#) && mean.contains(r#""depth":9"#),
+            "{mean}"
+        );
+        let one = format!(r#"{{"position":"{text}","score":1,"source":"search","depth":8,"mean_of":1}}"#);
+        assert_eq!(
+            Label::from_line(&one).unwrap().unwrap().source,
+            Source::Search { depth: 8, mean_of: 1 }
+        );
+        assert_eq!(
+            Source::Search { depth: 9, mean_of: 2 }.to_string(),
+            "search:depth=9,mean_of=2"
+        );
+        assert_eq!(Source::Search { depth: 9, mean_of: 1 }.to_string(), "search:depth=9");
     }
 
     #[test]
@@ -495,6 +529,18 @@ mod tests {
             (
                 format!(r#"{{"position":"{text}","score":1,"source":"search","depth":0}}"#),
                 LineError::Field("depth"),
+            ),
+            (
+                format!(r#"{{"position":"{text}","score":1,"source":"search","depth":8,"mean_of":0}}"#),
+                LineError::Field("mean_of"),
+            ),
+            (
+                format!(r#"{{"position":"{text}","score":1,"source":"search","depth":8,"mean_of":9}}"#),
+                LineError::Field("mean_of"),
+            ),
+            (
+                format!(r#"{{"position":"{text}","score":1,"source":"search","depth":8,"mean_of":"2"}}"#),
+                LineError::Field("mean_of"),
             ),
             (
                 format!(r#"{{"position":"{text}","score":1,"source":"guess"}}"#),
@@ -573,7 +619,7 @@ mod tests {
         // The twin of a held-out game's position, labelled from a training game, and twice more:
         // one row, held out, with the exact label.
         let labels = vec![
-            label(twins[3], 500, Source::Search { depth: 4 }, Some(1)),
+            label(twins[3], 500, Source::Search { depth: 4, mean_of: 1 }, Some(1)),
             label(twins[0], 600, Source::Exact, Some(10)),
             label(twins[5], 400, Source::Result, Some(3)),
             label(Position::start(), 0, Source::Exact, Some(1)),
@@ -599,9 +645,9 @@ mod tests {
         // A deeper search beats a shallower one; a result beats nothing.
         let labels = vec![
             label(twins[1], 100, Source::Result, None),
-            label(twins[2], 200, Source::Search { depth: 2 }, None),
-            label(twins[4], 300, Source::Search { depth: 6 }, None),
-            label(twins[6], 250, Source::Search { depth: 3 }, None),
+            label(twins[2], 200, Source::Search { depth: 2, mean_of: 1 }, None),
+            label(twins[4], 300, Source::Search { depth: 6, mean_of: 1 }, None),
+            label(twins[6], 250, Source::Search { depth: 3, mean_of: 1 }, None),
         ];
         let (rows, _) = super::rows(&labels, 10);
         assert_eq!((rows.len(), rows[0].target), (1, 300.0));

@@ -11,7 +11,10 @@
 //!   (`result`: a noisy label, since the moves before were not perfect; the solved position
 //!   itself is `exact`).
 //! - [`Mode::Search`]: every position with `min..=max` empties labelled by a search of the
-//!   given depth (`search`, with its depth) with the evaluation asked for.
+//!   given depth (`search`, with its depth) with the evaluation asked for; with `mean_of` K >
+//!   1, by the mean of the values of its last K iterations (depths `depth - K + 1..=depth` of
+//!   the same iterative-deepening search, so no extra search), which cancels the evaluation's
+//!   odd/even swing (docs/pattern.md).
 //!
 //! A position is labelled once per output file (by canonical key, so its twins are not
 //! labelled again), however many games reach it. A resumed run skips what the file holds, so an
@@ -45,6 +48,9 @@ pub enum Mode {
     Search {
         /// Depth in discs placed.
         depth: u32,
+        /// The label is the mean of the values of this many consecutive depths ending at
+        /// `depth` (1: the depth-`depth` value), from the one search's iterations.
+        mean_of: u32,
         /// The evaluation.
         eval: PlayEval,
     },
@@ -223,8 +229,9 @@ impl Labeller {
                     stats.labels += 1;
                 }
             }
-            Mode::Search { depth, .. } => {
+            Mode::Search { depth, mean_of, .. } => {
                 let searcher = self.searcher.as_mut().expect("made with the mode");
+                let first = depth + 1 - mean_of.clamp(1, depth);
                 for pos in positions.iter().rev() {
                     if !(self.config.min_empties..=self.config.max_empties).contains(&pos.empty_count())
                         || !done.insert(key(pos))
@@ -232,11 +239,20 @@ impl Labeller {
                         continue;
                     }
                     searcher.new_game();
-                    let r = searcher.search(pos, &Limits::depth(depth), |_| {});
+                    let mut by_depth = Vec::new();
+                    let r = searcher.search(pos, &Limits::depth(depth), |it| {
+                        if it.depth >= first {
+                            by_depth.push((it.depth, it.score));
+                        }
+                    });
                     stats.solves += 1;
                     stats.nodes += r.nodes;
-                    let centi = r.score.clamp(-6400, 6400);
-                    emit(label(*pos, centi, Source::Search { depth }, Some(r.nodes)))?;
+                    let centi = mean_over_depths(&by_depth, first..=depth, r.score).clamp(-6400, 6400);
+                    let source = Source::Search {
+                        depth,
+                        mean_of: depth + 1 - first,
+                    };
+                    emit(label(*pos, centi, source, Some(r.nodes)))?;
                     stats.labels += 1;
                 }
             }
@@ -244,6 +260,25 @@ impl Labeller {
         stats.games += 1;
         Ok(())
     }
+}
+
+/// The mean of a search's values at the depths of `window`, in centi-discs rounded half away
+/// from zero. `iterations` are the search's `(depth, score)` reports; a depth of the window
+/// that has none (the search proved the exact value before reaching it and stopped) takes
+/// `last`, the search's final score, which is the value at every deeper depth then.
+fn mean_over_depths(iterations: &[(u32, i32)], window: std::ops::RangeInclusive<u32>, last: i32) -> i32 {
+    let n = window.clone().count();
+    let sum: i64 = window
+        .map(|d| {
+            let v = iterations
+                .iter()
+                .rev()
+                .find(|&&(id, _)| id == d)
+                .map_or(last, |&(_, s)| s);
+            i64::from(v)
+        })
+        .sum();
+    (sum as f64 / n as f64).round() as i32
 }
 
 /// Labels the positions of the games in `games_path` that `labels_path` lacks, appending.
@@ -411,6 +446,7 @@ mod tests {
         let config = LabelsConfig {
             mode: Mode::Search {
                 depth: 3,
+                mean_of: 1,
                 eval: PlayEval::Hand,
             },
             min_empties: 30,
@@ -424,9 +460,72 @@ mod tests {
         assert!(labels.len() >= 8);
         let mut s = searcher(&PlayEval::Hand).unwrap();
         for l in &labels {
-            assert_eq!(l.source, Source::Search { depth: 3 });
+            assert_eq!(l.source, Source::Search { depth: 3, mean_of: 1 });
             s.new_game();
             assert_eq!(l.centi, s.search(&l.pos, &Limits::depth(3), |_| {}).score);
         }
+    }
+
+    /// Mean-of labels equal the rounded mean of fresh searches of each depth of the window
+    /// (iteration d of the deeper search is the depth-d search), and say so.
+    #[test]
+    fn mean_of_labels_are_the_mean_of_fresh_searches() {
+        for (depth, mean_of, eval) in [
+            (3, 2, PlayEval::Hand),
+            (4, 3, PlayEval::Hand),
+            (3, 2, PlayEval::Pattern),
+        ] {
+            let config = LabelsConfig {
+                mode: Mode::Search {
+                    depth,
+                    mean_of,
+                    eval: eval.clone(),
+                },
+                min_empties: 1,
+                max_empties: 40,
+                max_games: None,
+                every: 1,
+                tt_mib: 1,
+            };
+            let (labels, _) = labels_of(&config, &games(2));
+            assert!(labels.len() >= 40);
+            let mut s = searcher(&eval).unwrap();
+            let mut odd_sums = 0;
+            for l in &labels {
+                assert_eq!(l.source, Source::Search { depth, mean_of });
+                let values: Vec<i32> = (depth + 1 - mean_of..=depth)
+                    .map(|d| {
+                        s.new_game();
+                        s.search(&l.pos, &Limits::depth(d), |_| {}).score
+                    })
+                    .collect();
+                let sum: i32 = values.iter().sum();
+                odd_sums += usize::from(sum % mean_of as i32 != 0);
+                let mean = f64::from(sum) / f64::from(mean_of);
+                assert_eq!(
+                    l.centi,
+                    (mean.round() as i32).clamp(-6400, 6400),
+                    "{} {values:?}",
+                    l.pos
+                );
+                let back = Label::from_line(&l.to_line()).unwrap().unwrap();
+                assert_eq!(back.source, l.source);
+            }
+            // The rounding is exercised, and the positions near the end (solved before the
+            // last depth) too.
+            assert!(odd_sums > 0);
+            assert!(labels.iter().any(|l| l.pos.empty_count() <= depth));
+        }
+    }
+
+    #[test]
+    fn mean_over_depths_rounds_half_away_and_fills_solved_depths() {
+        assert_eq!(mean_over_depths(&[(8, 101), (9, 200)], 8..=9, 200), 151);
+        assert_eq!(mean_over_depths(&[(8, -101), (9, -200)], 8..=9, -200), -151);
+        assert_eq!(mean_over_depths(&[(8, 100), (9, 201)], 8..=9, 201), 151);
+        assert_eq!(mean_over_depths(&[(7, 0), (8, 300)], 7..=9, 900), 400);
+        assert_eq!(mean_over_depths(&[(5, 7)], 5..=5, 7), 7);
+        assert_eq!(mean_over_depths(&[(5, 3), (6, 4)], 5..=6, 4), 4);
+        assert_eq!(mean_over_depths(&[(5, -3), (6, -4)], 5..=6, -4), -4);
     }
 }

@@ -32,6 +32,10 @@ pub struct Args {
     /// `search`: the search depth.
     #[arg(long, default_value_t = 8)]
     depth: u32,
+    /// `search`: label with the mean of the values of this many consecutive depths ending at
+    /// --depth, from the one search's iterations (2 cancels the evaluation's odd/even swing).
+    #[arg(long, default_value_t = 1)]
+    mean_of: u32,
     /// `search`: the evaluation, `hand` or `pattern` (the embedded weights, or --weights).
     #[arg(long, default_value = "pattern")]
     eval: String,
@@ -65,8 +69,15 @@ pub fn run(a: &Args) -> TrainResult<()> {
             if !(1..=30).contains(&a.depth) {
                 return Err(bad(format!("bad --depth {}: expected 1 to 30", a.depth)));
             }
+            if !(1..=a.depth).contains(&a.mean_of) {
+                return Err(bad(format!(
+                    "bad --mean-of {}: expected 1 to --depth ({})",
+                    a.mean_of, a.depth
+                )));
+            }
             Mode::Search {
                 depth: a.depth,
+                mean_of: a.mean_of,
                 eval: play_eval(&a.eval, a.weights.as_ref())?,
             }
         }

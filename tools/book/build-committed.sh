@@ -17,8 +17,8 @@
 #      the order of `openings::builtin`), the positions within 2 discs up to 4, then 5 moves
 #      further, so that a match from those openings stays in the book for its next moves.
 # Leaves are searched by the default engine at depth 14 (13 on odd empties: docs/book.md).
-# Cost on an AMD EPYC Zen 5 (2 cores, 2026-12-02): 1659 s of CPU for part 1 and 898 s for
-# part 2, run side by side (about 28 minutes of wall time).
+# Cost on an AMD EPYC Zen 5 (2 cores, 2026-12-02): 2271 s of CPU for both parts, run side by
+# side (about 26 minutes of wall time).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 engine="pvs:depth=14" cap=2400 roots=61

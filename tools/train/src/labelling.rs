@@ -231,7 +231,8 @@ impl Labeller {
             }
             Mode::Search { depth, mean_of, .. } => {
                 let searcher = self.searcher.as_mut().expect("made with the mode");
-                let first = depth + 1 - mean_of.clamp(1, depth);
+                let mean_of = mean_of.clamp(1, depth);
+                let first = depth + 1 - mean_of;
                 for pos in positions.iter().rev() {
                     if !(self.config.min_empties..=self.config.max_empties).contains(&pos.empty_count())
                         || !done.insert(key(pos))
@@ -248,11 +249,7 @@ impl Labeller {
                     stats.solves += 1;
                     stats.nodes += r.nodes;
                     let centi = mean_over_depths(&by_depth, first..=depth, r.score).clamp(-6400, 6400);
-                    let source = Source::Search {
-                        depth,
-                        mean_of: depth + 1 - first,
-                    };
-                    emit(label(*pos, centi, source, Some(r.nodes)))?;
+                    emit(label(*pos, centi, Source::Search { depth, mean_of }, Some(r.nodes)))?;
                     stats.labels += 1;
                 }
             }

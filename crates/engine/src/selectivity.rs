@@ -21,8 +21,16 @@ use std::str::FromStr;
 /// | `3`   | 2.6         | 0.5 %                                         |
 /// | `4`   | 3.3         | 0.05 %                                        |
 ///
+/// **Full-width plies.** A level or a confidence may add `@N` (`N` from 1 to 60): a cut is then
+/// tried only at a node where the shallow search it would run reaches at least `N` plies from
+/// the root of the search (`ply + shallow depth >= N`; the root's children are at ply 1), so
+/// the first plies below the root are searched full-width and the cuts far from the root may be
+/// looser. This is Zebra's rule (its `FULL_WIDTH_DEPTH`, 8, with cuts at one sigma). With
+/// `N <= 2` it changes nothing (every shallow depth is at least 1).
+///
 /// Text form (`FromStr` and `Display` round-trip): `off`, `0` to `4`, or `t` and a confidence
-/// with at most two decimals (`t1.80`; `Display` writes two decimals). A search is selective
+/// with at most two decimals (`t1.80`; `Display` writes two decimals), either of the last two
+/// optionally followed by `@N` (`1@8`, `t1.80@6`). A search is selective
 /// only with an evaluation that has a cut table (see `othello_eval::Evaluator::cut_table`),
 /// on 8x8, with a pruning
 /// algorithm; otherwise every level searches full-width. Exact solves stay exact: no cut is
@@ -35,6 +43,8 @@ use std::str::FromStr;
 /// assert_eq!("off".parse::<Selectivity>().unwrap().confidence(), None);
 /// assert_eq!("t1.8".parse::<Selectivity>().unwrap().to_string(), "t1.80");
 /// assert!("5".parse::<Selectivity>().is_err());
+/// let z: Selectivity = "0@8".parse().unwrap();
+/// assert_eq!((z, z.confidence(), z.full_width_plies()), (Selectivity::LevelFrom(0, 8), Some(110), 8));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Selectivity {
@@ -44,7 +54,16 @@ pub enum Selectivity {
     Level(u8),
     /// A confidence in hundredths of a standard deviation (tests and experiments).
     Confidence(u32),
+    /// A level (as [`Selectivity::Level`]) whose cuts are tried only where the shallow search
+    /// reaches the given number of plies from the root (`@N` in the text form; see above).
+    LevelFrom(u8, u8),
+    /// A confidence (as [`Selectivity::Confidence`]) whose cuts are tried only where the
+    /// shallow search reaches the given number of plies from the root.
+    ConfidenceFrom(u32, u8),
 }
+
+/// The largest number of full-width plies (`@N`) the text form accepts.
+pub const MAX_FULL_WIDTH_PLIES: u8 = 60;
 
 /// The confidences of the levels, in hundredths of a standard deviation.
 pub const LEVEL_CONFIDENCES: [u32; 5] = [110, 150, 200, 260, 330];
@@ -54,8 +73,17 @@ impl Selectivity {
     pub fn confidence(self) -> Option<u32> {
         match self {
             Selectivity::Off => None,
-            Selectivity::Level(l) => LEVEL_CONFIDENCES.get(usize::from(l)).copied(),
-            Selectivity::Confidence(t) => Some(t),
+            Selectivity::Level(l) | Selectivity::LevelFrom(l, _) => LEVEL_CONFIDENCES.get(usize::from(l)).copied(),
+            Selectivity::Confidence(t) | Selectivity::ConfidenceFrom(t, _) => Some(t),
+        }
+    }
+
+    /// The plies from the root that a cut's shallow search must reach (`@N`); 0 without a
+    /// limit (and for full width).
+    pub fn full_width_plies(self) -> u32 {
+        match self {
+            Selectivity::LevelFrom(_, n) | Selectivity::ConfidenceFrom(_, n) if !self.is_off() => u32::from(n),
+            _ => 0,
         }
     }
 
@@ -73,7 +101,8 @@ impl fmt::Display for ParseSelectivityError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "bad selectivity {:?}: expected off, a level 0 to 4, or t and a confidence such as t1.80",
+            "bad selectivity {:?}: expected off, a level 0 to 4, or t and a confidence such as t1.80, \
+             either optionally followed by @ and full-width plies 1 to 60 (1@8)",
             self.0
         )
     }
@@ -86,6 +115,21 @@ impl FromStr for Selectivity {
 
     fn from_str(s: &str) -> Result<Selectivity, ParseSelectivityError> {
         let bad = || ParseSelectivityError(s.to_string());
+        if let Some((base, plies)) = s.split_once('@') {
+            let n = (!plies.is_empty()
+                && plies.len() <= 2
+                && plies.bytes().all(|b| b.is_ascii_digit())
+                && !plies.starts_with('0'))
+            .then(|| plies.parse::<u8>().ok())
+            .flatten()
+            .filter(|n| (1..=MAX_FULL_WIDTH_PLIES).contains(n))
+            .ok_or_else(bad)?;
+            return match base.parse::<Selectivity>().map_err(|_| bad())? {
+                Selectivity::Level(l) => Ok(Selectivity::LevelFrom(l, n)),
+                Selectivity::Confidence(t) => Ok(Selectivity::ConfidenceFrom(t, n)),
+                _ => Err(bad()),
+            };
+        }
         match s {
             "off" => return Ok(Selectivity::Off),
             "0" | "1" | "2" | "3" | "4" => return Ok(Selectivity::Level(s.as_bytes()[0] - b'0')),
@@ -107,8 +151,10 @@ impl fmt::Display for Selectivity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Selectivity::Level(l) if l <= 4 => write!(f, "{l}"),
-            Selectivity::Off | Selectivity::Level(_) => f.write_str("off"),
+            Selectivity::LevelFrom(l, n) if l <= 4 => write!(f, "{l}@{n}"),
+            Selectivity::Off | Selectivity::Level(_) | Selectivity::LevelFrom(..) => f.write_str("off"),
             Selectivity::Confidence(t) => write!(f, "t{}.{:02}", t / 100, t % 100),
+            Selectivity::ConfidenceFrom(t, n) => write!(f, "t{}.{:02}@{n}", t / 100, t % 100),
         }
     }
 }
@@ -136,6 +182,41 @@ mod tests {
         }
         assert_eq!(Selectivity::Level(9).to_string(), "off");
         assert!(Selectivity::Level(9).is_off());
+    }
+
+    #[test]
+    fn full_width_plies_round_trip() {
+        for s in ["0@1", "3@8", "4@60", "t1.10@8", "t0.00@2", "t999999.99@60"] {
+            let v: Selectivity = s.parse().unwrap();
+            assert_eq!(v.to_string(), s);
+        }
+        let z: Selectivity = "1@8".parse().unwrap();
+        assert_eq!(z, Selectivity::LevelFrom(1, 8));
+        assert_eq!(
+            (z.confidence(), z.full_width_plies(), z.is_off()),
+            (Some(150), 8, false)
+        );
+        let t: Selectivity = "t2.5@12".parse().unwrap();
+        assert_eq!(t, Selectivity::ConfidenceFrom(250, 12));
+        assert_eq!((t.confidence(), t.full_width_plies()), (Some(250), 12));
+        assert_eq!("4@60".parse::<Selectivity>().unwrap().full_width_plies(), 60);
+        // Without `@`, and for full width, no limit.
+        for s in ["off", "2", "t1.50"] {
+            assert_eq!(s.parse::<Selectivity>().unwrap().full_width_plies(), 0, "{s}");
+        }
+        // A level out of range is full width, with or without plies.
+        assert!(Selectivity::LevelFrom(9, 8).is_off());
+        assert_eq!(Selectivity::LevelFrom(9, 8).full_width_plies(), 0);
+        assert_eq!(Selectivity::LevelFrom(9, 8).to_string(), "off");
+        for bad in [
+            "1@0", "1@61", "1@", "@8", "off@8", "1@8@8", "1@08", "1@+8", "1@ 8", "5@8", "t1.234@8", "1@100", "1@-1",
+        ] {
+            assert_eq!(
+                bad.parse::<Selectivity>(),
+                Err(ParseSelectivityError(bad.to_string())),
+                "{bad:?}"
+            );
+        }
     }
 
     #[test]

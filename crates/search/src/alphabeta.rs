@@ -159,8 +159,8 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
             }
         }
 
-        if let Some((cuts, t)) = self.cuts.filter(|_| selective_node && !pv_node)
-            && let Some(v) = self.probcut::<G>(cuts, t, p, o, depth, empties, alpha, beta, ply)
+        if let Some(cuts) = self.cuts.filter(|_| selective_node && !pv_node)
+            && let Some(v) = self.probcut::<G>(cuts, p, o, depth, empties, alpha, beta, ply)
         {
             return v;
         }
@@ -308,10 +308,10 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
             assert!(HISTORY_MIN_DEPTH > 1 && MOBILITY_MIN_DEPTH > 1);
         }
         let pv_node = beta - alpha > 1;
-        if let Some((cuts, t)) = self.cuts.filter(|_| !pv_node) {
+        if let Some(cuts) = self.cuts.filter(|_| !pv_node) {
             let empties = (self.mask & !(p | o)).count_ones();
             if empties > 1
-                && let Some(v) = self.probcut::<G>(cuts, t, p, o, 1, empties, alpha, beta, ply)
+                && let Some(v) = self.probcut::<G>(cuts, p, o, 1, empties, alpha, beta, ply)
             {
                 return v;
             }
@@ -383,13 +383,14 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
     /// for `depth` (increasing), a null-window shallow search at the bound that predicts the
     /// deep value at or above `beta` with confidence `t` (then `Some(beta)`), then at the bound
     /// that predicts it at or below `alpha` (then `Some(alpha)`). A bound beyond every score
-    /// the shallow search can return is not searched. `None`: search the node.
+    /// the shallow search can return is not searched, nor a pair whose shallow search ends
+    /// before the full-width plies (`ply + shallow < plies`; the selectivity's `@N`). `None`:
+    /// search the node.
     #[allow(clippy::too_many_arguments, reason = "the node's state is passed unpacked")]
     #[inline(always)]
     fn probcut<G: Kernel>(
         &mut self,
-        cuts: &CutTable,
-        t: u32,
+        (cuts, t, plies): (&CutTable, u32, u32),
         p: u64,
         o: u64,
         depth: u32,
@@ -401,6 +402,9 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         let phase = cuts.phase(empties);
         let reachable = |b: i64| b > -i64::from(EVAL_LIMIT) && b <= i64::from(EVAL_LIMIT);
         for (shallow, models) in cuts.pairs_for(depth) {
+            if ply as u32 + shallow < plies {
+                continue;
+            }
             let model = models[phase];
             let high = model.fail_high_bound(beta, t);
             if reachable(high) {

@@ -29,9 +29,10 @@ pub(crate) struct Worker<'a, E: Evaluator, T: Table> {
     /// Whether nodes at depth 1 take the specialised path (`Worker::search_one`); always on
     /// outside the tests that compare it with the general node.
     pub(crate) depth_one: bool,
-    /// The cut table and the confidence (hundredths of sigma) of a selective search; `None`
-    /// when full-width (see [`Worker::selectivity`]).
-    pub(crate) cuts: Option<(&'a CutTable, u32)>,
+    /// The cut table, the confidence (hundredths of sigma) and the full-width plies (a cut is
+    /// tried only where `ply + shallow` reaches them; 0: everywhere) of a selective search;
+    /// `None` when full-width (see [`Worker::selectivity`]).
+    pub(crate) cuts: Option<(&'a CutTable, u32, u32)>,
     /// The selectivity in effect (`Off` when `cuts` is `None`).
     pub(crate) selectivity: Selectivity,
     /// The move-generation back end whose copy of the recursion runs (`kernel.rs`).
@@ -72,7 +73,10 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
     ) -> Worker<'a, E, T> {
         let size = pos.size();
         let selectivity = effective_selectivity(eval, config, pos);
-        let cuts = selectivity.confidence().and_then(|t| eval.cut_table().map(|c| (c, t)));
+        let plies = selectivity.full_width_plies();
+        let cuts = selectivity
+            .confidence()
+            .and_then(|t| eval.cut_table().map(|c| (c, t, plies)));
         Worker {
             eval,
             table: table.filter(|_| config.algorithm.prunes()).map(|t| t.for_size(size)),

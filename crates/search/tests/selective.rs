@@ -266,3 +266,38 @@ fn collect_and_fit() {
             .all(|(_, _, m)| m.iter().all(|m| m.samples >= 4 && m.a > 0))
     );
 }
+
+/// Full-width plies (`@N`): a pair is tried only where `ply + shallow >= N`. Every shallow
+/// depth is at least 1 and every non-root node at least at ply 1, so `@1` and `@2` are the
+/// level itself (values, moves and node counts); `@3` leaves out the pairs of shallow depth 1
+/// at the root's children, so it tries other shallow searches somewhere (not always fewer:
+/// a node not cut searches its subtree, with its own tries); with `N` beyond every node's `ply + shallow` no cut is tried and the search
+/// is the full-width one exactly. Each reports its selectivity.
+#[test]
+fn full_width_plies_keep_the_first_plies_uncut() {
+    let e = eval();
+    let (mut differs_at_3, mut differs_at_6) = (0, 0);
+    for (i, pos) in positions(16, 5).iter().enumerate() {
+        let depth = (4 + i as u32 % 4).min(pos.empty_count() - 1);
+        let run = |s: Selectivity| search(&e, SearchConfig::default().with_selectivity(s), pos, depth);
+        let level = run(Selectivity::Level(1));
+        for n in [1, 2] {
+            let r = run(Selectivity::LevelFrom(1, n));
+            assert_eq!(key(&r), key(&level), "{pos} depth {depth} @{n}");
+            assert_eq!(r.stats.probcut_tries, level.stats.probcut_tries);
+            assert_eq!(r.selectivity, Selectivity::LevelFrom(1, n));
+        }
+        let three = run(Selectivity::LevelFrom(1, 3));
+        differs_at_3 += u32::from(three.stats.probcut_tries != level.stats.probcut_tries);
+        let six = run(Selectivity::LevelFrom(1, 6));
+        differs_at_6 += u32::from(key(&six) != key(&level));
+        // Beyond reach: the full-width search, exactly, at any confidence.
+        let off = run(Selectivity::Off);
+        for s in [Selectivity::LevelFrom(0, 60), Selectivity::ConfidenceFrom(0, 20)] {
+            let r = run(s);
+            assert_eq!(key(&r), key(&off), "{pos} depth {depth} {s}");
+            assert_eq!(r.stats.probcut_tries, 0);
+        }
+    }
+    assert!(differs_at_3 > 0 && differs_at_6 > 0, "{differs_at_3} {differs_at_6}");
+}

@@ -34,8 +34,8 @@ pub struct BenchArgs {
     /// `eval=pattern`); its depth is `--depth`. The signature is that of the default `pvs`.
     #[arg(long, default_value = "pvs")]
     engine: String,
-    /// Selectivity of the search (`off`, a level 0 to 4, or `t1.80`: see the spec key
-    /// `selectivity`); the engine's default if omitted.
+    /// Selectivity of the search (`off`, a level 0 to 4, or `t1.80`, optionally with `@N`
+    /// full-width plies: see the spec key `selectivity`); the engine's default if omitted.
     #[arg(long, conflicts_with = "perft")]
     selectivity: Option<String>,
     /// Count perft leaves instead of searching (the rules-only workload).

@@ -16,14 +16,16 @@
 #   2. from each of the 61 built-in 4-ply openings of `othello play` (tools/book/roots-4ply.txt,
 #      the order of `openings::builtin`), the positions within 2 discs up to 4, then 5 moves
 #      further, so that a match from those openings stays in the book for its next moves.
-# Leaves are searched by the default engine at depth 14 (13 on odd empties: docs/book.md).
+# Leaves are searched by the default engine at depth 14 (13 on odd empties: docs/book.md), at
+# selectivity level 3, the default when the committed book was built (pinned, so that a later
+# default leaves this script reproducing the committed file).
 # Cost on an AMD EPYC Zen 5 (2 cores, 2026-12-02): 2271 s of CPU for both parts, run side by
 # side (about 26 minutes of wall time).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-engine="pvs:depth=14" cap=2400 roots=61
+engine="pvs:depth=14,selectivity=3" cap=2400 roots=61
 if [ "${1:-}" = "--tiny" ]; then
-    engine="pvs:depth=4" cap=200 roots=3
+    engine="pvs:depth=4,selectivity=3" cap=200 roots=3
     shift
 fi
 bin="${1:-target/release/othello}"

@@ -3,11 +3,12 @@
 use crate::Selectivity;
 
 /// The default [`SearchConfig::selectivity`].
-/// Level 3 (2.6 sigma): at equal depth 10 it cost -16.5 +/- 20.6 Elo against full width (400
-/// games), at equal time (0.1 s a move) it won +40 +/- 43, and it reaches depth 14 in a third
-/// of the nodes of a full-width depth 12 (docs/search.md, "Selectivity"). Level 2 cost about
-/// 58 Elo at equal depth.
-pub(crate) const DEFAULT_SELECTIVITY: Selectivity = Selectivity::Level(3);
+/// Level 2 (2.0 sigma) since 2026-12-02: at equal depth 10 it cost -6.1 +/- 17.3 Elo against
+/// full width (400 games, within the 20 allowed; level 1 cost -37.5 +/- 20.8), and against
+/// Zebra at equal time it scored better than level 3 (docs/search.md, "Selectivity";
+/// docs/BENCHMARKS.md, "Strength against Zebra"). It reaches depth 14 in about a fifth of the
+/// nodes of a full-width depth 12.
+pub(crate) const DEFAULT_SELECTIVITY: Selectivity = Selectivity::Level(2);
 
 /// The tree-search algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -83,7 +84,7 @@ pub struct SearchConfig {
 
 impl Default for SearchConfig {
     /// PVS, 16 MiB, one thread, no quiescence, killers + history + mobility ordering,
-    /// aspiration windows, endgame solver from 14 empties, no multi-PV, selectivity level 3
+    /// aspiration windows, endgame solver from 14 empties, no multi-PV, selectivity level 2
     /// (selective only with an evaluation that has a cut table), stable stop on. The ordering
     /// choice is measured in `docs/BENCHMARKS.md`, the selectivity in `docs/search.md`, the
     /// stable stop in `docs/engine.md` ("Time") and `docs/BENCHMARKS.md`.

@@ -113,7 +113,14 @@ pub fn label_band<E: Evaluator>(
         .collect();
     chosen.shuffle(rng);
     chosen.truncate(wanted);
-    let mut searcher = Searcher::new(eval, SearchConfig::default().with_tt_mib(16).with_endgame_empties(0));
+    // Full width, whatever the search's default selectivity: the weights being fitted have no
+    // cut table (so this is what the labels always were), and the labels must not move with
+    // a default.
+    let config = SearchConfig::default()
+        .with_tt_mib(16)
+        .with_endgame_empties(0)
+        .with_selectivity(othello_search::Selectivity::Off);
+    let mut searcher = Searcher::new(eval, config);
     let mut band = Band::default();
     for c in chosen {
         let k = (key(&c.pos), depth);

@@ -55,7 +55,8 @@ pub enum Selectivity {
     /// A confidence in hundredths of a standard deviation (tests and experiments).
     Confidence(u32),
     /// A level (as [`Selectivity::Level`]) whose cuts are tried only where the shallow search
-    /// reaches the given number of plies from the root (`@N` in the text form; see above).
+    /// reaches the given number of plies from the root (`@N` in the text form; see above; 0
+    /// plies is no limit, and `Display` writes the level alone).
     LevelFrom(u8, u8),
     /// A confidence (as [`Selectivity::Confidence`]) whose cuts are tried only where the
     /// shallow search reaches the given number of plies from the root.
@@ -150,10 +151,10 @@ impl FromStr for Selectivity {
 impl fmt::Display for Selectivity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Selectivity::Level(l) if l <= 4 => write!(f, "{l}"),
+            Selectivity::Level(l) | Selectivity::LevelFrom(l, 0) if l <= 4 => write!(f, "{l}"),
             Selectivity::LevelFrom(l, n) if l <= 4 => write!(f, "{l}@{n}"),
             Selectivity::Off | Selectivity::Level(_) | Selectivity::LevelFrom(..) => f.write_str("off"),
-            Selectivity::Confidence(t) => write!(f, "t{}.{:02}", t / 100, t % 100),
+            Selectivity::Confidence(t) | Selectivity::ConfidenceFrom(t, 0) => write!(f, "t{}.{:02}", t / 100, t % 100),
             Selectivity::ConfidenceFrom(t, n) => write!(f, "t{}.{:02}@{n}", t / 100, t % 100),
         }
     }
@@ -208,6 +209,10 @@ mod tests {
         assert!(Selectivity::LevelFrom(9, 8).is_off());
         assert_eq!(Selectivity::LevelFrom(9, 8).full_width_plies(), 0);
         assert_eq!(Selectivity::LevelFrom(9, 8).to_string(), "off");
+        // Zero plies (only built in code: the text form starts at 1) is no limit, and prints so.
+        assert_eq!(Selectivity::LevelFrom(2, 0).to_string(), "2");
+        assert_eq!(Selectivity::ConfidenceFrom(150, 0).to_string(), "t1.50");
+        assert_eq!(Selectivity::LevelFrom(2, 0).full_width_plies(), 0);
         for bad in [
             "1@0", "1@61", "1@", "@8", "off@8", "1@8@8", "1@08", "1@+8", "1@ 8", "5@8", "t1.234@8", "1@100", "1@-1",
         ] {

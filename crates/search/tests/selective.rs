@@ -271,8 +271,9 @@ fn collect_and_fit() {
 /// depth is at least 1 and every non-root node at least at ply 1, so `@1` and `@2` are the
 /// level itself (values, moves and node counts); `@3` leaves out the pairs of shallow depth 1
 /// at the root's children, so it tries other shallow searches somewhere (not always fewer:
-/// a node not cut searches its subtree, with its own tries); with `N` beyond every node's `ply + shallow` no cut is tried and the search
-/// is the full-width one exactly. Each reports its selectivity.
+/// a node not cut searches its subtree, with its own tries); with `N` beyond every node's
+/// `ply + shallow` no cut is tried and the search is the full-width one exactly. Each reports
+/// its selectivity.
 #[test]
 fn full_width_plies_keep_the_first_plies_uncut() {
     let e = eval();

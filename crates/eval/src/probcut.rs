@@ -294,6 +294,22 @@ impl CutTable {
         self.pairs_for(deep).find(|&(s, _)| s == shallow).map(|(_, m)| m[phase])
     }
 
+    /// This table with the pairs of `other` added: a table extended by pairs fitted later (the
+    /// deeper pairs of a longer sample search, say), its own pairs unchanged.
+    ///
+    /// # Errors
+    /// A pair in both tables ([`CutTableError::BadPair`], "repeated pair"), or `other` with
+    /// another phase count ([`CutTableError::WrongModelCount`]).
+    pub fn merged(&self, other: &CutTable) -> Result<CutTable, CutTableError> {
+        let pairs = self
+            .pairs
+            .iter()
+            .chain(&other.pairs)
+            .map(|p| (p.deep, p.shallow, p.models.clone()))
+            .collect();
+        CutTable::new(self.phases, pairs)
+    }
+
     /// The file form (see the module docs).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(8 + self.pairs.len() * (2 + MODEL_BYTES * usize::from(self.phases)));
@@ -457,6 +473,35 @@ mod tests {
             vec![(8, 4, m(1)), (3, 1, m(2)), (8, 2, m(3)), (9, 5, m(4)), (4, 2, m(5))],
         )
         .unwrap()
+    }
+
+    #[test]
+    fn merged_adds_pairs_and_refuses_repeats_and_other_phases() {
+        let t = sample_table();
+        let m = |k: i32| vec![model(1000 + k, k, 300 + k), model(1100, -k, 250)];
+        let deeper = CutTable::new(2, vec![(12, 6, m(7)), (11, 5, m(6))]).unwrap();
+        let both = t.merged(&deeper).unwrap();
+        let order: Vec<(u32, u32)> = both.pairs().map(|(d, s, _)| (d, s)).collect();
+        assert_eq!(order, [(3, 1), (4, 2), (8, 2), (8, 4), (9, 5), (11, 5), (12, 6)]);
+        assert_eq!(both.model(12, 6, 40), Some(m(7)[1]));
+        assert_eq!(both.model(9, 5, 10), t.model(9, 5, 10));
+        // Beyond the new deepest pairs, the extension starts from them.
+        assert_eq!(both.pairs_for(14).map(|(s, _)| s).collect::<Vec<_>>(), [8]);
+        assert_eq!(t.pairs_for(14).map(|(s, _)| s).collect::<Vec<_>>(), [8, 10]);
+        let again = CutTable::new(2, vec![(9, 5, m(1))]).unwrap();
+        assert!(matches!(
+            t.merged(&again),
+            Err(CutTableError::BadPair {
+                deep: 9,
+                shallow: 5,
+                ..
+            })
+        ));
+        let one_phase = CutTable::new(1, vec![(12, 6, vec![model(1000, 0, 300)])]).unwrap();
+        assert!(matches!(
+            t.merged(&one_phase),
+            Err(CutTableError::WrongModelCount { got: 1, phases: 2, .. })
+        ));
     }
 
     /// The bounds are the extreme integers satisfying the inequalities they stand for, on

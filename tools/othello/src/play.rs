@@ -14,7 +14,7 @@ use serde_json::json;
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Options of `othello play`.
@@ -48,6 +48,14 @@ pub struct PlayArgs {
     /// Fixed time per move in seconds, e.g. `0.2`.
     #[arg(long, allow_hyphen_values = true)]
     st: Option<String>,
+    /// With `--st`: A's time per move follows B's, for a match at equal time against an engine
+    /// on its own limits (a fixed depth, say). `--st` is B's time per move and A's first;
+    /// after each game A's becomes B's mean time per move over the share of its time A used,
+    /// times B's mean over A's, all over the games so far (changing by at most a factor 1.25
+    /// a game), so that the totals stay equal. The records give A's time per move in each
+    /// game (`a_move_time`); the summary gives both means and A's last time per move.
+    #[arg(long, requires = "st")]
+    follow: bool,
     /// Milliseconds a move may exceed its time before it loses on time.
     #[arg(long, default_value_t = 0)]
     margin: u64,
@@ -134,6 +142,83 @@ impl TimeTotals {
         };
         Some([side(0)?, side(1)?])
     }
+}
+
+/// A's time per move under `--follow`: the totals of both sides over the games so far, and
+/// the value the next games read.
+struct Follow {
+    /// A's time per move, in microseconds (shared with the runner: `Settings::follow`).
+    shared: Arc<AtomicU64>,
+    /// Time used by A and B on their own moves (forced passes are the runner's).
+    used: [Duration; 2],
+    /// Moves of A and B.
+    moves: [u32; 2],
+    /// The time per move A was given, summed over its moves.
+    given: Duration,
+}
+
+/// The most A's time per move changes after one game under `--follow` (either way).
+const FOLLOW_MAX_STEP: f64 = 1.25;
+
+impl Follow {
+    fn new(first: Duration) -> Follow {
+        Follow {
+            shared: Arc::new(AtomicU64::new(first.as_micros().max(1) as u64)),
+            used: [Duration::ZERO; 2],
+            moves: [0; 2],
+            given: Duration::ZERO,
+        }
+    }
+
+    /// Side 0 (A) or 1 (B)'s mean time per move so far, in milliseconds.
+    fn mean_ms(&self, side: usize) -> f64 {
+        1000.0 * self.used[side].as_secs_f64() / f64::from(self.moves[side].max(1))
+    }
+
+    /// A's current time per move.
+    fn current(&self) -> Duration {
+        Duration::from_micros(self.shared.load(Ordering::SeqCst))
+    }
+
+    /// Adds a finished game (A's time per move in it is the record's `a_move_time`: with
+    /// several games at once, a game may have started before the last change) and sets A's
+    /// time per move for the next ones (see [`follow_step`]).
+    fn add(&mut self, rec: &GameRecord) {
+        let Some(a_time) = rec.a_move_time else {
+            return;
+        };
+        let a_color = rec.a_color;
+        for m in rec.moves.iter().filter(|m| m.mv != othello_rules::Move::Pass) {
+            let side = usize::from(m.color != a_color);
+            self.used[side] += m.time;
+            self.moves[side] += 1;
+            if side == 0 {
+                self.given += a_time;
+            }
+        }
+        let next = follow_step(self.current(), self.used, self.moves, self.given);
+        self.shared.store(next.as_micros().max(1) as u64, Ordering::SeqCst);
+    }
+}
+
+/// A's next time per move under `--follow`, from its `current` one and the totals so far
+/// (`used` and `moves` of A then B, `given`: the time per move A was given summed over its
+/// moves): B's mean time per move divided by the share of its time A uses (`used[0] /
+/// given`: the time per move at which A's mean meets B's if that share holds), times B's
+/// mean over A's (the share falls as the time grows, since solved and forced moves take
+/// little of any time: this factor brings the totals back together); within a factor
+/// [`FOLLOW_MAX_STEP`] of `current`, at least 1 ms; `current` while a side has no move or A
+/// used no time.
+fn follow_step(current: Duration, used: [Duration; 2], moves: [u32; 2], given: Duration) -> Duration {
+    if moves[0] == 0 || moves[1] == 0 || used[0].is_zero() || given.is_zero() {
+        return current;
+    }
+    let a_mean = used[0].as_secs_f64() / f64::from(moves[0]);
+    let b_mean = used[1].as_secs_f64() / f64::from(moves[1]);
+    let share = used[0].as_secs_f64() / given.as_secs_f64();
+    let now = current.as_secs_f64();
+    let next = (b_mean / share * (b_mean / a_mean)).clamp(now / FOLLOW_MAX_STEP, now * FOLLOW_MAX_STEP);
+    Duration::from_secs_f64(next.max(0.001))
 }
 
 /// The SPRT options shared by `othello play` and `othello stats`.
@@ -626,6 +711,10 @@ pub fn run(args: &PlayArgs) -> CliResult {
         (None, Some(st)) => TimeControl::parse_st(st)?,
         (None, None) => TimeControl::None,
     };
+    let mut follow = match (args.follow, time) {
+        (true, TimeControl::PerMove(t)) => Some(Follow::new(t)),
+        _ => None,
+    };
     let engines = args.engines.as_deref().map(read_engines).transpose()?;
     let sources = match human {
         Some(h) => crate::arena::human::sources(
@@ -674,6 +763,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
         hang_timeout: Duration::from_secs_f64(args.hang_timeout),
         adjudicate: args.adjudicate,
         interrupt: None,
+        follow: follow.as_ref().map(|f| Arc::clone(&f.shared)),
     };
     let (first_pair, games) = match pair_range {
         Some((a, b)) => (a, 2 * (b - a)),
@@ -756,6 +846,9 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 pending.insert(pair, half);
             }
             time_totals.add(&rec);
+            if let Some(f) = follow.as_mut() {
+                f.add(&rec);
+            }
             distinct.insert((
                 rec.opening.position(),
                 rec.a_color,
@@ -869,6 +962,14 @@ pub fn run(args: &PlayArgs) -> CliResult {
                     ", time left at the end A {a:.2} s B {b:.2} s (least after a move A {la:.2} s B {lb:.2} s)"
                 );
             }
+            if let Some(f) = &follow {
+                s += &format!(
+                    ", A's time per move followed B's: {:.1} ms a move A, {:.1} ms B, A's last --st {:.4} s",
+                    f.mean_ms(0),
+                    f.mean_ms(1),
+                    f.current().as_secs_f64()
+                );
+            }
             if let Some((_, signal)) = interrupted {
                 s += &format!(", interrupted by {signal}");
             }
@@ -886,7 +987,10 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 "a_least_left": least_left.map(|t| t[0]), "b_least_left": least_left.map(|t| t[1]),
                 "games_per_second": tally.games() as f64 / elapsed.max(1e-9),
                 "pair_range": pair_range.map(|(a, b)| [a, b]),
-                "interrupted": interrupted.map(|(_, signal)| signal)});
+                "interrupted": interrupted.map(|(_, signal)| signal),
+                "a_last_move_time": follow.as_ref().map(|f| f.current().as_secs_f64()),
+                "a_ms_per_move": follow.as_ref().map(|f| f.mean_ms(0)),
+                "b_ms_per_move": follow.as_ref().map(|f| f.mean_ms(1))});
             for (k, x) in stats.as_object().into_iter().flatten() {
                 if k != "score" {
                     v[k] = x.clone();
@@ -906,6 +1010,99 @@ pub fn run(args: &PlayArgs) -> CliResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn follow_step_meets_b_s_mean_within_its_step() {
+        let ms = Duration::from_millis;
+        // B 40 ms a move; A 45 ms, 90% of 50 ms, over 20 moves: 40 / 0.9 * 40 / 45 = 39.5 ms
+        // (A's time is 45 ms now: within the step).
+        let next = follow_step(ms(45), [ms(900), ms(800)], [20, 20], ms(1000));
+        assert!(
+            (next.as_secs_f64() - 0.04 / 0.9 * (40.0 / 45.0)).abs() < 1e-9,
+            "{next:?}"
+        );
+        // Equal means: B's mean over A's share, 40 / 0.8.
+        let next = follow_step(ms(45), [ms(800), ms(800)], [20, 20], ms(1000));
+        assert!((next.as_secs_f64() - 0.05).abs() < 1e-9, "{next:?}");
+        // B's moves counted apart from A's: 10 moves of B at 55 ms, A 50 ms at a share 1:
+        // 55 * 55 / 50 = 60.5 ms.
+        let next = follow_step(ms(50), [ms(1000), ms(550)], [20, 10], ms(1000));
+        assert!((next.as_secs_f64() - 0.0605).abs() < 1e-9, "{next:?}");
+        // At most 1.25 times more or less a game, at least 1 ms.
+        assert_eq!(
+            follow_step(ms(50), [ms(100), ms(4000)], [20, 20], ms(1000)),
+            ms(62) + Duration::from_micros(500)
+        );
+        assert_eq!(follow_step(ms(50), [ms(1000), ms(10)], [20, 20], ms(1000)), ms(40));
+        assert_eq!(follow_step(ms(1), [ms(1000), ms(1)], [20, 20], ms(1000)), ms(1));
+        // Unchanged without both sides' moves or without A's time.
+        assert_eq!(follow_step(ms(50), [ms(900), ms(800)], [0, 20], ms(1000)), ms(50));
+        assert_eq!(follow_step(ms(50), [ms(900), ms(800)], [20, 0], ms(1000)), ms(50));
+        assert_eq!(
+            follow_step(ms(50), [Duration::ZERO, ms(800)], [20, 20], ms(1000)),
+            ms(50)
+        );
+        assert_eq!(
+            follow_step(ms(50), [ms(900), ms(800)], [20, 20], Duration::ZERO),
+            ms(50)
+        );
+    }
+
+    #[test]
+    fn follow_counts_each_side_s_moves_and_not_the_runner_s_passes() {
+        use crate::arena::record::{Ending, Played};
+        use othello_rules::Color;
+        let ms = Duration::from_millis;
+        let played = |color: Color, mv: &str, t: u64| Played {
+            color,
+            mv: mv.parse().unwrap(),
+            time: ms(t),
+            eval: None,
+            depth: None,
+            nodes: None,
+            limit: None,
+            book: false,
+        };
+        let rec = |a_color: Color, a_move_time: Option<Duration>| GameRecord {
+            number: 1,
+            opening: crate::arena::openings::Opening {
+                root: othello_rules::Position::start(),
+                moves: Vec::new(),
+            },
+            a_color,
+            black: "a".into(),
+            white: "b".into(),
+            moves: vec![
+                played(Color::Black, "f5", 30),
+                played(Color::White, "d6", 80),
+                played(Color::Black, "pass", 0),
+                played(Color::White, "c3", 40),
+            ],
+            black_margin: 0,
+            ending: Ending::Scored,
+            time_control: None,
+            time_use: [None; 2],
+            a_move_time,
+        };
+        let mut f = Follow::new(ms(50));
+        // A (white) played d6 and c3 in 120 ms of 2 x 50; B (black) f5 in 30 ms.
+        f.add(&rec(Color::White, Some(ms(50))));
+        assert_eq!((f.used, f.moves, f.given), ([ms(120), ms(30)], [2, 1], ms(100)));
+        assert_eq!((f.mean_ms(0), f.mean_ms(1)), (60.0, 30.0));
+        assert_eq!(f.current(), ms(40)); // 30 / 1.2 * 30 / 60 = 12.5, but at most 1.25 times less
+        // A game without A's own time (not under --follow) changes nothing.
+        f.add(&rec(Color::Black, None));
+        assert_eq!((f.used, f.moves), ([ms(120), ms(30)], [2, 1]));
+        // A black, given 40 ms: f5 in 30; B (white) 120 ms in 2 moves.
+        f.add(&rec(Color::Black, Some(ms(40))));
+        assert_eq!((f.used, f.moves, f.given), ([ms(150), ms(150)], [3, 3], ms(140)));
+        // B 50 ms a move, A's share 150 / 140: 46.67 ms, within 1.25 of 40.
+        assert!(
+            (f.current().as_secs_f64() - 0.05 * 140.0 / 150.0).abs() < 2e-6,
+            "{:?}",
+            f.current()
+        );
+    }
 
     fn side(spec: &str) -> SideMemory {
         side_memory(&PlayerSource::Builtin(spec.to_string())).unwrap()

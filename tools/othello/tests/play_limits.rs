@@ -384,3 +384,60 @@ fn an_interrupt_ends_the_wait_for_a_slow_external_engines_move() {
     assert!(summary.contains(" of 0 games, "), "{stdout}");
     assert!(summary.ends_with(", interrupted by SIGTERM"), "{stdout}");
 }
+
+#[test]
+fn follow_needs_a_move_time_and_moves_a_s_time_toward_b_s() {
+    let out = Command::new(BIN)
+        .args(["play", "pvs:depth=1", "random", "--follow", "--games", "2", "-q"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--st"), "{stderr}");
+    // B (random) answers at once and A takes much of its 20 ms, so A's time falls by the
+    // largest step, 1.25, after each game (a stall of B under load would need to take a
+    // fair share of A's time to change that).
+    let path = tmp("follow.jsonl");
+    let _ = std::fs::remove_file(&path);
+    let out = Command::new(BIN)
+        .args([
+            "play", "pvs", "random", "--st", "0.02", "--follow", "--margin", "5000", "--games", "4",
+        ])
+        .args(["--json", "-q", "--jsonl", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let times: Vec<f64> = records(&path)
+        .iter()
+        .map(|r| r["a_move_time"].as_f64().unwrap())
+        .collect();
+    let want = [0.02, 0.016, 0.0128, 0.01024];
+    assert_eq!(times.len(), 4);
+    for (t, w) in times.iter().zip(want) {
+        assert!((t - w).abs() < 1e-9, "{times:?}");
+    }
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let summary: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["a_last_move_time"].as_f64(), Some(0.008192), "{summary}");
+    assert!(summary["a_ms_per_move"].as_f64().unwrap() > summary["b_ms_per_move"].as_f64().unwrap());
+    // Without --follow the records say null.
+    let out = Command::new(BIN)
+        .args([
+            "play",
+            "pvs:depth=1",
+            "random",
+            "--st",
+            "0.01",
+            "--games",
+            "2",
+            "--json",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let game: Value = serde_json::from_str(stdout.lines().next().unwrap()).unwrap();
+    assert!(game["a_move_time"].is_null(), "{game}");
+    let summary: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert!(summary["a_last_move_time"].is_null(), "{summary}");
+}

@@ -170,9 +170,24 @@ pub struct Settings {
     /// external engine's move or a human's line ends) and not reported, and the workers end,
     /// which ends their external engines' processes.
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// Under a fixed time per move: A's own time per move in microseconds, read when each of
+    /// its games starts (`othello play --follow` sets it between games); B keeps `time`.
+    /// Without it, or under another time control, both sides play `time`.
+    pub follow: Option<Arc<AtomicU64>>,
 }
 
 impl Settings {
+    /// The time control of player A (`a == true`) or B for a game starting now (see
+    /// [`Settings::follow`]).
+    pub fn time_of(&self, a: bool) -> TimeControl {
+        match (self.time, &self.follow) {
+            (TimeControl::PerMove(_), Some(f)) if a => {
+                TimeControl::PerMove(Duration::from_micros(f.load(Ordering::SeqCst)))
+            }
+            _ => self.time,
+        }
+    }
+
     /// Whether the run was interrupted.
     pub fn interrupted(&self) -> bool {
         self.interrupt.as_ref().is_some_and(|f| f.load(Ordering::SeqCst))
@@ -202,6 +217,7 @@ pub fn play_game(
         ending: Ending::Scored,
         time_control: ti.clone(),
         time_use: [None; 2],
+        a_move_time: None,
     };
     let squares = opening.root.size().squares() as i32;
     let forfeit_margin = |loser: Color| if loser == Color::Black { -squares } else { squares };
@@ -220,7 +236,11 @@ pub fn play_game(
             return rec;
         }
     }
-    let mut clocks = [Clock::new(settings.time), Clock::new(settings.time)];
+    let a_time = settings.time_of(true);
+    if let (TimeControl::PerMove(t), Some(_)) = (a_time, &settings.follow) {
+        rec.a_move_time = Some(t);
+    }
+    let mut clocks = [Clock::new(a_time), Clock::new(settings.time_of(false))];
     // The clocks before each move of `rec.moves`, to set them back when moves are taken back.
     let mut clocks_before: Vec<[Clock; 2]> = Vec::new();
     let mut pos = opening.position();
@@ -620,6 +640,50 @@ mod tests {
             hang_timeout: Duration::from_secs(1),
             adjudicate: None,
             interrupt: None,
+            follow: None,
+        }
+    }
+
+    #[test]
+    fn a_follow_time_applies_to_a_only_and_only_per_move() {
+        let st = TimeControl::PerMove(Duration::from_millis(50));
+        let follow = Arc::new(AtomicU64::new(120_000));
+        let s = Settings {
+            follow: Some(Arc::clone(&follow)),
+            ..settings(st)
+        };
+        assert_eq!(s.time_of(true), TimeControl::PerMove(Duration::from_millis(120)));
+        assert_eq!(s.time_of(false), st);
+        follow.store(7_000, Ordering::SeqCst);
+        assert_eq!(s.time_of(true), TimeControl::PerMove(Duration::from_millis(7)));
+        let tc = TimeControl::parse_tc("10+0.1").unwrap();
+        let s = Settings {
+            follow: Some(follow),
+            ..settings(tc)
+        };
+        assert_eq!((s.time_of(true), s.time_of(false)), (tc, tc));
+        assert_eq!(settings(st).time_of(true), st);
+        // A game's clocks: A's moves get A's time.
+        let slow = Settings {
+            follow: Some(Arc::new(AtomicU64::new(400_000))),
+            ..settings(st)
+        };
+        let mut players = [
+            seat("a", Box::new(RandomPlayer::new(1))),
+            seat("b", Box::new(RandomPlayer::new(2))),
+        ];
+        let rec = play_game(1, &start(), Color::White, &mut players, &slow, None);
+        assert_eq!(rec.a_move_time, Some(Duration::from_millis(400)));
+        assert_eq!(rec.json()["a_move_time"], 0.4);
+        let hard = |ms: u64| {
+            let t = Duration::from_millis(ms);
+            Some(t - clock::per_move_reserve(t, Duration::from_millis(3)))
+        };
+        let played: Vec<&Played> = rec.moves.iter().filter(|m| m.mv != Move::Pass).collect();
+        assert!(played.len() > 20, "{}", played.len());
+        for m in played {
+            let want = if m.color == Color::White { hard(400) } else { hard(50) };
+            assert_eq!(m.limit, want, "{:?}", m.color);
         }
     }
 
@@ -823,6 +887,7 @@ mod tests {
             ending: Ending::Scored,
             time_control: tc.ggf(),
             time_use: [None; 2],
+            a_move_time: None,
         };
         assert_eq!(clocks[0].charge(s(3), Duration::ZERO, true), ClockCheck::Ok);
         clocks_before.push(clocks);

@@ -75,6 +75,8 @@ pub struct GameRecord {
     /// How each side used its time, black then white (see [`TimeUse`]); `None` without a
     /// clock.
     pub time_use: [Option<TimeUse>; 2],
+    /// Player A's time per move when it had its own (`othello play --follow`), else `None`.
+    pub a_move_time: Option<Duration>,
 }
 
 impl GameRecord {
@@ -210,6 +212,7 @@ impl GameRecord {
             "b_time_left": self.time_use(false).and_then(|u| u.left).map(micros),
             "a_least_left": self.time_use(true).and_then(|u| u.least_left).map(micros),
             "b_least_left": self.time_use(false).and_then(|u| u.least_left).map(micros),
+            "a_move_time": self.a_move_time.map(micros),
         })
     }
 }

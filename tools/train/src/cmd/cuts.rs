@@ -8,6 +8,7 @@
 //! (in `--samples`, read back if present, so a second fit with other pairs or phases costs
 //! nothing), and [`othello_search::probcut::fit`] fits the table written into `--out`.
 
+use othello_eval::CutTable;
 use othello_pattern::PatternEval;
 use othello_pattern::weights::{CUTS_TAG, Weights};
 use othello_rules::Position;
@@ -55,6 +56,11 @@ pub struct CutsArgs {
     /// Also the multi-ProbCut pairs (a second, shallower check from deep depth 8).
     #[arg(long)]
     multi: bool,
+    /// Keep the cut table of the weights and add only the fitted pairs deeper than its
+    /// deepest: samples searched deeper extend a table without changing how the nodes it
+    /// already covers are cut.
+    #[arg(long)]
+    extend: bool,
     /// Quiescence of the searches (the CLI engine's default: on).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     quiescence: bool,
@@ -128,6 +134,32 @@ fn read_samples(path: &str, text: &str) -> TrainResult<Vec<Sample>> {
 }
 
 /// Runs `cuts`.
+/// The table of the usual pairs up to `depth` fitted on `samples`; with a `base` table, that
+/// table with the fitted pairs deeper than its deepest added.
+fn fit_table(
+    samples: &[Sample],
+    base: Option<&CutTable>,
+    depth: u32,
+    multi: bool,
+    phases: u8,
+) -> TrainResult<CutTable> {
+    let from = base.map_or(0, |t| t.pairs().map(|(d, _, _)| d).max().unwrap_or(0));
+    if from >= depth {
+        return Err(bad(format!(
+            "--extend: the table already reaches depth {from}: --depth must be deeper"
+        )));
+    }
+    let pairs: Vec<(u32, u32)> = probcut::default_pairs(depth, multi)
+        .into_iter()
+        .filter(|&(deep, _)| deep > from)
+        .collect();
+    let fitted = probcut::fit(samples, &pairs, phases, 30).map_err(|e| bad(format!("fit: {e}")))?;
+    match base {
+        Some(b) => b.merged(&fitted).map_err(|e| bad(format!("--extend: {e}"))),
+        None => Ok(fitted),
+    }
+}
+
 pub fn run(a: &CutsArgs) -> TrainResult {
     if !(3..=30).contains(&a.depth) {
         return Err(bad(format!("bad --depth {}: expected 3 to 30", a.depth)));
@@ -177,8 +209,15 @@ pub fn run(a: &CutsArgs) -> TrainResult {
             samples
         }
     };
-    let pairs = probcut::default_pairs(a.depth, a.multi);
-    let table = probcut::fit(&samples, &pairs, a.phases, 30).map_err(|e| bad(format!("fit: {e}")))?;
+    let base = if a.extend {
+        let bytes = weights
+            .section(CUTS_TAG)
+            .ok_or_else(|| bad("--extend: the weights have no cut table to extend".into()))?;
+        Some(CutTable::from_bytes(bytes).map_err(|e| bad(format!("--extend: {e}")))?)
+    } else {
+        None
+    };
+    let table = fit_table(&samples, base.as_ref(), a.depth, a.multi, a.phases)?;
     weights
         .with_section(CUTS_TAG, table.to_bytes())
         .write(&a.out)
@@ -197,6 +236,32 @@ pub fn run(a: &CutsArgs) -> TrainResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn extend_keeps_the_base_pairs_and_adds_the_deeper_ones() {
+        // deep(k) = shallow value + 10 k: every pair fits exactly, with its own intercept.
+        let samples: Vec<Sample> = (0..80)
+            .map(|i| Sample {
+                empties: 20 + i % 30,
+                values: (1..=9).map(|k| (i as i32 * 37) % 500 - 250 + 10 * k).collect(),
+            })
+            .collect();
+        let base = fit_table(&samples[..40], None, 6, false, 2).unwrap();
+        let pairs = |t: &CutTable| t.pairs().map(|(d, s, _)| (d, s)).collect::<Vec<_>>();
+        assert_eq!(pairs(&base), [(3, 1), (4, 2), (5, 3), (6, 2)]);
+        let full = fit_table(&samples, Some(&base), 9, false, 2).unwrap();
+        assert_eq!(pairs(&full), [(3, 1), (4, 2), (5, 3), (6, 2), (7, 3), (8, 4), (9, 5)]);
+        // The base's pairs are its own (pooled over its 40 samples: each phase has under 30),
+        // the new ones fitted on all 80 (33 of them in phase 0, at 20 to 30 empties).
+        assert_eq!(full.model(6, 2, 30), base.model(6, 2, 30));
+        assert_eq!(full.model(6, 2, 30).unwrap().samples, 40);
+        let m = full.model(9, 5, 30).unwrap();
+        assert_eq!((m.a, m.b, m.sigma, m.samples), (1024, 40, 0, 33));
+        // Without a base, every pair is fitted; a base as deep as --depth is an error.
+        assert_eq!(pairs(&fit_table(&samples, None, 9, false, 2).unwrap()), pairs(&full));
+        let e = fit_table(&samples, Some(&full), 9, false, 2).unwrap_err().to_string();
+        assert!(e.contains("already reaches depth 9"), "{e}");
+    }
 
     #[test]
     fn samples_round_trip_and_bad_lines_are_named() {

@@ -177,14 +177,12 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// The time control of player A (`a == true`) or B for a game starting now (see
-    /// [`Settings::follow`]).
-    pub fn time_of(&self, a: bool) -> TimeControl {
+    /// Player A's own time per move for a game starting now, under a fixed time per move with
+    /// [`Settings::follow`]; `None` otherwise (A plays `time`, as B always does).
+    pub fn a_move_time(&self) -> Option<Duration> {
         match (self.time, &self.follow) {
-            (TimeControl::PerMove(_), Some(f)) if a => {
-                TimeControl::PerMove(Duration::from_micros(f.load(Ordering::SeqCst)))
-            }
-            _ => self.time,
+            (TimeControl::PerMove(_), Some(f)) => Some(Duration::from_micros(f.load(Ordering::SeqCst))),
+            _ => None,
         }
     }
 
@@ -236,11 +234,9 @@ pub fn play_game(
             return rec;
         }
     }
-    let a_time = settings.time_of(true);
-    if let (TimeControl::PerMove(t), Some(_)) = (a_time, &settings.follow) {
-        rec.a_move_time = Some(t);
-    }
-    let mut clocks = [Clock::new(a_time), Clock::new(settings.time_of(false))];
+    rec.a_move_time = settings.a_move_time();
+    let a_time = rec.a_move_time.map_or(settings.time, TimeControl::PerMove);
+    let mut clocks = [Clock::new(a_time), Clock::new(settings.time)];
     // The clocks before each move of `rec.moves`, to set them back when moves are taken back.
     let mut clocks_before: Vec<[Clock; 2]> = Vec::new();
     let mut pos = opening.position();
@@ -652,17 +648,17 @@ mod tests {
             follow: Some(Arc::clone(&follow)),
             ..settings(st)
         };
-        assert_eq!(s.time_of(true), TimeControl::PerMove(Duration::from_millis(120)));
-        assert_eq!(s.time_of(false), st);
+        assert_eq!(s.a_move_time(), Some(Duration::from_millis(120)));
+        assert_eq!(s.time, st);
         follow.store(7_000, Ordering::SeqCst);
-        assert_eq!(s.time_of(true), TimeControl::PerMove(Duration::from_millis(7)));
+        assert_eq!(s.a_move_time(), Some(Duration::from_millis(7)));
         let tc = TimeControl::parse_tc("10+0.1").unwrap();
         let s = Settings {
             follow: Some(follow),
             ..settings(tc)
         };
-        assert_eq!((s.time_of(true), s.time_of(false)), (tc, tc));
-        assert_eq!(settings(st).time_of(true), st);
+        assert_eq!((s.a_move_time(), s.time), (None, tc));
+        assert_eq!(settings(st).a_move_time(), None);
         // A game's clocks: A's moves get A's time.
         let slow = Settings {
             follow: Some(Arc::new(AtomicU64::new(400_000))),

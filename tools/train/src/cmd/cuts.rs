@@ -133,7 +133,6 @@ fn read_samples(path: &str, text: &str) -> TrainResult<Vec<Sample>> {
         .collect()
 }
 
-/// Runs `cuts`.
 /// The table of the usual pairs up to `depth` fitted on `samples`; with a `base` table, that
 /// table with the fitted pairs deeper than its deepest added.
 fn fit_table(
@@ -160,6 +159,7 @@ fn fit_table(
     }
 }
 
+/// Runs `cuts`.
 pub fn run(a: &CutsArgs) -> TrainResult {
     if !(3..=30).contains(&a.depth) {
         return Err(bad(format!("bad --depth {}: expected 3 to 30", a.depth)));

@@ -22,6 +22,7 @@ pub mod book_cmd;
 pub mod build_info;
 pub mod cli;
 pub mod error;
+pub mod exact_at;
 pub mod input;
 pub mod nboard;
 pub mod output;

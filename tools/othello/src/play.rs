@@ -201,23 +201,30 @@ impl Follow {
     }
 }
 
+/// How many of A's moves `--follow` takes to even out the difference between the two sides'
+/// totals (about nine games of an 8-ply opening): each game repays about a ninth of it.
+const FOLLOW_REPAY_MOVES: f64 = 240.0;
+
 /// A's next time per move under `--follow`, from its `current` one and the totals so far
 /// (`used` and `moves` of A then B, `given`: the time per move A was given summed over its
-/// moves): B's mean time per move divided by the share of its time A uses (`used[0] /
-/// given`: the time per move at which A's mean meets B's if that share holds), times B's
-/// mean over A's (the share falls as the time grows, since solved and forced moves take
-/// little of any time: this factor brings the totals back together); within a factor
-/// [`FOLLOW_MAX_STEP`] of `current`, at least 1 ms; `current` while a side has no move or A
-/// used no time.
+/// moves). The aim for A's next moves is B's mean time per move plus what A is owed, spread
+/// over [`FOLLOW_REPAY_MOVES`] moves: `owed` is B's mean times A's moves minus the time A
+/// used (negative when A is ahead). The first games, whose time per move had not settled yet,
+/// and any error in the share are made up for, so A's mean meets B's over the match and not
+/// only in the games to come (a factor B's mean over A's left A 2-3% over after 400 games).
+/// The time per move that gives that aim is the aim divided by the share of its given time A
+/// used (`used[0] / given`); within a factor [`FOLLOW_MAX_STEP`] of `current`, at least 1 ms;
+/// `current` while a side has no move or A used no time.
 fn follow_step(current: Duration, used: [Duration; 2], moves: [u32; 2], given: Duration) -> Duration {
     if moves[0] == 0 || moves[1] == 0 || used[0].is_zero() || given.is_zero() {
         return current;
     }
-    let a_mean = used[0].as_secs_f64() / f64::from(moves[0]);
     let b_mean = used[1].as_secs_f64() / f64::from(moves[1]);
+    let owed = b_mean * f64::from(moves[0]) - used[0].as_secs_f64();
+    let aim = b_mean + owed / FOLLOW_REPAY_MOVES;
     let share = used[0].as_secs_f64() / given.as_secs_f64();
     let now = current.as_secs_f64();
-    let next = (b_mean / share * (b_mean / a_mean)).clamp(now / FOLLOW_MAX_STEP, now * FOLLOW_MAX_STEP);
+    let next = (aim / share).clamp(now / FOLLOW_MAX_STEP, now * FOLLOW_MAX_STEP);
     Duration::from_secs_f64(next.max(0.001))
 }
 
@@ -263,6 +270,11 @@ pub struct StatsArgs {
     /// Write an SVG plot of the Elo and the LLR over the games of --records to this file.
     #[arg(long)]
     plot: Option<String>,
+    /// Where the games of --records were decided: solve each game's position when this many
+    /// squares are first empty (win, draw or loss, exactly; at most 30) and count A's results
+    /// with perfect play from there against its results as played.
+    #[arg(long, value_name = "EMPTIES")]
+    exact_at: Option<u32>,
     /// The SPRT to evaluate on these counts.
     #[command(flatten)]
     test: SprtArgs,
@@ -359,17 +371,23 @@ pub fn run_stats(args: &StatsArgs) -> CliResult {
         Some(_) if args.plot.is_some() => {
             return Err(input("--plot draws the games of --records, not --penta counts"));
         }
+        Some(_) if args.exact_at.is_some() => {
+            return Err(input("--exact-at solves the games of --records, not --penta counts"));
+        }
         Some(text) => (parse_penta(text)?, None),
         None => {
-            let (penta, games, unpaired, distinct) = records_stats(args, sprt)?;
-            (penta, Some((games, unpaired, distinct)))
+            let (penta, games, unpaired, distinct, exact) = records_stats(args, sprt)?;
+            (penta, Some((games, unpaired, distinct, exact)))
         }
     };
     let (mut value, verdict, llr) = summary(&penta, sprt);
-    if let Some((games, unpaired, distinct)) = read {
+    if let Some((games, unpaired, distinct, exact)) = &read {
         value["games"] = json!(games);
         value["unpaired_games"] = json!(unpaired);
         value["distinct_games"] = json!(distinct);
+        if let Some(exact) = exact {
+            value["exact_at"] = exact.json();
+        }
     }
     let est = penta.elo();
     Output::new(args.json).line(
@@ -380,10 +398,14 @@ pub fn run_stats(args: &StatsArgs) -> CliResult {
                 est.score,
                 stats_text(&penta, sprt, verdict, llr)
             );
-            if let Some((games, _, Some(distinct))) = read
+            if let Some((games, _, Some(distinct), _)) = read
                 && distinct < games
             {
                 s += &repeats_text(distinct);
+            }
+            if let Some((_, _, _, Some(exact))) = &read {
+                s += "\n";
+                s += &exact.text();
             }
             s
         },
@@ -400,7 +422,14 @@ fn repeats_text(distinct: u64) -> String {
 /// The pentanomial counts of `stats --records`, with its plot (`--plot`) written.
 /// Returns the counts, the games read, the games without their pair's other game, and the
 /// distinct games (when every record has its moves).
-fn records_stats(args: &StatsArgs, sprt: Option<Sprt>) -> CliResult<(Pentanomial, u64, u64, Option<u64>)> {
+/// What `othello stats --records` reads: the pentanomial counts, the games, the games without
+/// their pair, the distinct games (when every game has its moves) and the `--exact-at` tally.
+type RecordsStats = (Pentanomial, u64, u64, Option<u64>, Option<crate::exact_at::ExactAt>);
+
+fn records_stats(args: &StatsArgs, sprt: Option<Sprt>) -> CliResult<RecordsStats> {
+    if let Some(e) = args.exact_at {
+        crate::exact_at::check_empties(e)?;
+    }
     let records = crate::records::Records::read(&args.records)?;
     let mut plot = args
         .plot
@@ -421,7 +450,11 @@ fn records_stats(args: &StatsArgs, sprt: Option<Sprt>) -> CliResult<(Pentanomial
         }
         plot.write().map_err(input)?;
     }
-    Ok((penta, records.games(), unpaired, records.distinct()))
+    let exact = args
+        .exact_at
+        .map(|e| crate::exact_at::exact_at(&records, e))
+        .transpose()?;
+    Ok((penta, records.games(), unpaired, records.distinct(), exact))
 }
 
 /// The largest SPRT bound in Elo: an expected score of 0.3% or 99.7% (logistic). Beyond it the
@@ -1014,20 +1047,28 @@ mod tests {
     #[test]
     fn follow_step_meets_b_s_mean_within_its_step() {
         let ms = Duration::from_millis;
-        // B 40 ms a move; A 45 ms, 90% of 50 ms, over 20 moves: 40 / 0.9 * 40 / 45 = 39.5 ms
-        // (A's time is 45 ms now: within the step).
+        // B 40 ms a move; A 45 ms, 90% of 50 ms, over 20 moves: A owes 100 ms, so the aim is
+        // 40 - 100 / 240 ms, over the share 0.9.
         let next = follow_step(ms(45), [ms(900), ms(800)], [20, 20], ms(1000));
         assert!(
-            (next.as_secs_f64() - 0.04 / 0.9 * (40.0 / 45.0)).abs() < 1e-9,
+            (next.as_secs_f64() - (0.04 - 0.1 / 240.0) / 0.9).abs() < 1e-9,
             "{next:?}"
         );
         // Equal means: B's mean over A's share, 40 / 0.8.
         let next = follow_step(ms(45), [ms(800), ms(800)], [20, 20], ms(1000));
         assert!((next.as_secs_f64() - 0.05).abs() < 1e-9, "{next:?}");
-        // B's moves counted apart from A's: 10 moves of B at 55 ms, A 50 ms at a share 1:
-        // 55 * 55 / 50 = 60.5 ms.
+        // B's moves counted apart from A's: 10 moves of B at 55 ms, A 50 ms at a share 1 over
+        // 20 moves: A is owed 20 * 5 ms, so 55 + 100 / 240 ms.
         let next = follow_step(ms(50), [ms(1000), ms(550)], [20, 10], ms(1000));
-        assert!((next.as_secs_f64() - 0.0605).abs() < 1e-9, "{next:?}");
+        assert!((next.as_secs_f64() - (0.055 + 0.1 / 240.0)).abs() < 1e-9, "{next:?}");
+        // A debt larger than one repayment: A at 60 ms, B at 40 ms, over 480 moves, share 1:
+        // A owes 9.6 s, the aim is 40 - 40 = 0 ms: held at the step.
+        let next = follow_step(ms(60), [ms(28_800), ms(19_200)], [480, 480], ms(28_800));
+        assert_eq!(next, ms(48));
+        // A little ahead after many moves: 41 against 40 ms over 2 400 moves, share 0.8:
+        // owes 2.4 s, aim 40 - 10 = 30 ms, 37.5 ms (within the step of 45).
+        let next = follow_step(ms(45), [ms(98_400), ms(96_000)], [2_400, 2_400], ms(123_000));
+        assert!((next.as_secs_f64() - 0.0375).abs() < 1e-9, "{next:?}");
         // At most 1.25 times more or less a game, at least 1 ms.
         assert_eq!(
             follow_step(ms(50), [ms(100), ms(4000)], [20, 20], ms(1000)),

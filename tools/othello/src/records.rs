@@ -1,16 +1,38 @@
 //! Reading the JSON Lines records of `othello play --jsonl` (or its `--json` output) back, for
 //! `othello stats --records`: the games of one or more files (merged `--pairs` runs), paired
-//! by their numbers into pentanomial counts, in the order of the game numbers.
+//! by their numbers into pentanomial counts, in the order of the game numbers; and each game's
+//! positions replayed from its opening and moves (`othello stats --exact-at`).
 
 use crate::error::{CliResult, input};
 use crate::stats::Pentanomial;
+use othello_rules::text::parse_moves;
+use othello_rules::{BoardSize, Color, Move, Position};
 use serde_json::Value;
 use std::collections::{BTreeMap, HashSet};
 
-/// One game of a record: its number and player A's result in half points.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A game's opening, A's colour and moves, as the record writes them.
+type GameLine = (String, String, Vec<String>);
+
+/// One game of a record: player A's result in half points, and its line when the record has
+/// one.
+#[derive(Clone, Debug, PartialEq, Eq)]
 struct Game {
     half_points: u8,
+    line: Option<GameLine>,
+}
+
+/// A game's position when a given number of squares is first empty.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameAt {
+    /// The game's number.
+    pub game: u64,
+    /// The position: the first of the game with that many empties, or the game's last when
+    /// it ended with more.
+    pub position: Position,
+    /// Whether player A is to move there.
+    pub a_to_move: bool,
+    /// A's result in the game as played, in half points (0 loss, 1 draw, 2 win).
+    pub half_points: u8,
 }
 
 /// The games of the record files, by game number.
@@ -20,7 +42,7 @@ pub struct Records {
     /// Player A's and B's names, from the first game.
     names: Option<(String, String)>,
     /// Each game's opening, A's colour and moves (`None` once a game lacks one of them).
-    lines: Option<HashSet<(String, String, Vec<String>)>>,
+    lines: Option<HashSet<GameLine>>,
 }
 
 /// The counts after a game pair completed: the games read so far (in number order) and the
@@ -65,14 +87,15 @@ impl Records {
                         )));
                     }
                 };
-                if records.games.insert(number, Game { half_points }).is_some() {
-                    return Err(input(format!("{}: game {number} read twice", at())));
-                }
-                match (game_line(&v), records.lines.as_mut()) {
+                let line = game_line(&v);
+                match (&line, records.lines.as_mut()) {
                     (Some(line), Some(lines)) => {
-                        lines.insert(line);
+                        lines.insert(line.clone());
                     }
                     _ => records.lines = None,
+                }
+                if records.games.insert(number, Game { half_points, line }).is_some() {
+                    return Err(input(format!("{}: game {number} read twice", at())));
                 }
                 if records.names.is_none() {
                     let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("?").to_string();
@@ -126,10 +149,93 @@ impl Records {
         }
         (steps, pending.len() as u64)
     }
+
+    /// Each game's position when `empties` squares are first empty (after the move that left
+    /// them), in game number order; a game over with more empties gives its last position.
+    /// The second value counts the games left out: stopped (by time, a forfeit or
+    /// adjudication) with more empties and not over.
+    ///
+    /// # Errors
+    /// Bad input when a game has no opening, colour or moves, or when its moves do not replay
+    /// from its opening (the root is the opening's board when the opening is a board, else the
+    /// start position of the first board size, 8x8, 6x6 or 4x4, on which every move is legal).
+    pub fn positions_at(&self, empties: u32) -> CliResult<(Vec<GameAt>, u64)> {
+        let mut out = Vec::new();
+        let mut left_out = 0;
+        for (&number, game) in &self.games {
+            let bad = |why: &str| input(format!("records: game {number}: {why}"));
+            let (opening, a_color, moves) = game
+                .line
+                .as_ref()
+                .ok_or_else(|| bad("no opening, a_color or moves in its record"))?;
+            let a_color = match a_color.as_str() {
+                "black" => Color::Black,
+                "white" => Color::White,
+                _ => return Err(bad(&format!("bad a_color '{a_color}'"))),
+            };
+            let line = replay(opening, moves).map_err(|why| bad(&why))?;
+            let at = line.iter().find(|p| p.empty_count() == empties);
+            let last = line.last().expect("a replay holds its root");
+            let position = match at {
+                Some(&p) => p,
+                None if last.is_game_over() && last.empty_count() > empties => *last,
+                None => {
+                    left_out += 1;
+                    continue;
+                }
+            };
+            out.push(GameAt {
+                game: number,
+                position,
+                a_to_move: position.side_to_move() == a_color,
+                half_points: game.half_points,
+            });
+        }
+        Ok((out, left_out))
+    }
+}
+
+/// The positions of a game, from its root through every move (a pass included): the root is
+/// the opening when it is a board, else the start position of the first board size on which
+/// the opening's and the game's moves are all legal (a forced pass may be left out, as
+/// `play_sequence` allows).
+fn replay(opening: &str, moves: &[String]) -> Result<Vec<Position>, String> {
+    let (roots, opening_moves) = match opening.parse::<Position>() {
+        Ok(root) => (vec![root], Vec::new()),
+        Err(_) => {
+            let moves = parse_moves(opening).map_err(|e| format!("bad opening '{opening}': {e}"))?;
+            (
+                [BoardSize::Eight, BoardSize::Six, BoardSize::Four]
+                    .map(Position::start_of)
+                    .to_vec(),
+                moves.into_iter().map(|(_, m)| m).collect(),
+            )
+        }
+    };
+    let mut all = opening_moves;
+    for m in moves {
+        all.push(m.parse::<Move>().map_err(|e| format!("bad move '{m}': {e}"))?);
+    }
+    roots
+        .into_iter()
+        .find_map(|root| {
+            let mut line = vec![root];
+            let mut pos = root;
+            for &mv in &all {
+                if matches!(mv, Move::Place(_)) && pos.must_pass() {
+                    pos = pos.pass_unchecked();
+                    line.push(pos);
+                }
+                pos = pos.play(mv).ok()?;
+                line.push(pos);
+            }
+            Some(line)
+        })
+        .ok_or_else(|| format!("its moves do not replay from the opening '{opening}'"))
 }
 
 /// A game record's opening, A's colour and moves: what makes two games the same game.
-fn game_line(v: &Value) -> Option<(String, String, Vec<String>)> {
+fn game_line(v: &Value) -> Option<GameLine> {
     let text = |k: &str| v.get(k)?.as_str().map(str::to_string);
     let moves = v
         .get("moves")?

@@ -1,0 +1,306 @@
+//! `othello stats --records FILE --exact-at E`: where a match's games were decided. Each game's
+//! position when `E` squares are first empty is solved (win, draw or loss, exactly), and the
+//! game's result had both sides played perfectly from there is set beside its result as played:
+//! the difference between the two scores is what player A gained (or lost) in the last `E`
+//! moves, and the exact score is what the moves before them left it.
+
+use crate::error::{CliResult, input};
+use crate::records::Records;
+use othello_endgame::{SolveMode, Solver, SolverConfig};
+use othello_rules::BoardSize;
+use serde_json::{Value, json};
+
+/// The most empties `--exact-at` solves (a solve from 30 empties takes minutes; beyond, hours).
+pub const MAX_EMPTIES: u32 = 30;
+
+/// The games tallied by their exact result at `empties` and their result as played, for A.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ExactAt {
+    /// Empty squares at the solved positions.
+    pub empties: u32,
+    /// `counts[exact][played]`: games by A's exact result at `empties` and A's result as
+    /// played, each 0 win, 1 draw, 2 loss.
+    pub counts: [[u64; 3]; 3],
+    /// Games left out: stopped with more empties (time, forfeit, adjudication) and not over.
+    pub left_out: u64,
+}
+
+/// Index 0, 1, 2 of a win, draw or loss, from a score's sign.
+fn outcome(score: i32) -> usize {
+    match score.signum() {
+        1 => 0,
+        0 => 1,
+        _ => 2,
+    }
+}
+
+impl ExactAt {
+    /// Games tallied.
+    pub fn games(&self) -> u64 {
+        self.counts.iter().flatten().sum()
+    }
+
+    /// A's mean score with perfect play by both sides from the solved positions.
+    pub fn exact_score(&self) -> f64 {
+        Self::score(self.counts.map(|row| row.iter().sum()))
+    }
+
+    /// A's mean score as played, over the same games.
+    pub fn played_score(&self) -> f64 {
+        Self::score([0, 1, 2].map(|p| self.counts.iter().map(|row| row[p]).sum()))
+    }
+
+    /// The mean score of counts of wins, draws and losses (0.5 without a game).
+    fn score(wdl: [u64; 3]) -> f64 {
+        let n = wdl.iter().sum::<u64>();
+        if n == 0 {
+            return 0.5;
+        }
+        (wdl[0] as f64 + 0.5 * wdl[1] as f64) / n as f64
+    }
+
+    /// The summary's line.
+    pub fn text(&self) -> String {
+        let row = |e: usize, name: &str| {
+            let [w, d, l] = self.counts[e];
+            format!("from {name} {w} won, {d} drawn, {l} lost")
+        };
+        let mut s = format!(
+            "exact at {} empties, A: {:.3} with perfect play from there, {:.3} as played ({:+.3} after it) over {} games; {}; {}; {}",
+            self.empties,
+            self.exact_score(),
+            self.played_score(),
+            self.played_score() - self.exact_score(),
+            self.games(),
+            row(0, "won"),
+            row(1, "drawn"),
+            row(2, "lost"),
+        );
+        if self.left_out > 0 {
+            s += &format!(", {} stopped earlier left out", self.left_out);
+        }
+        s
+    }
+
+    /// The JSON object (`exact_at` of `othello stats --json`).
+    pub fn json(&self) -> Value {
+        let row = |e: usize| json!({"won": self.counts[e][0], "drawn": self.counts[e][1], "lost": self.counts[e][2]});
+        json!({"empties": self.empties, "games": self.games(), "exact_score": self.exact_score(),
+            "played_score": self.played_score(), "from_won": row(0), "from_drawn": row(1),
+            "from_lost": row(2), "left_out": self.left_out})
+    }
+}
+
+/// Checks an `--exact-at` value: 0 to [`MAX_EMPTIES`].
+///
+/// # Errors
+/// Bad input naming the value.
+pub fn check_empties(empties: u32) -> CliResult<u32> {
+    if empties > MAX_EMPTIES {
+        return Err(input(format!(
+            "bad --exact-at {empties}: at most {MAX_EMPTIES} empties (a solve from more takes hours)"
+        )));
+    }
+    Ok(empties)
+}
+
+/// Solves every game of `records` at `empties` (win, draw or loss; the pattern evaluation
+/// orders the solver's moves on 8x8, the built-in ordering on the smaller boards, as `othello
+/// solve` does) and tallies the results.
+///
+/// # Errors
+/// Bad input from [`Records::positions_at`] or [`check_empties`].
+pub fn exact_at(records: &Records, empties: u32) -> CliResult<ExactAt> {
+    let empties = check_empties(empties)?;
+    let (games, left_out) = records.positions_at(empties)?;
+    let eval = othello_spec::SpecEval::parse(Some("pattern"), None, "--exact-at")?;
+    let mut ordered = None;
+    let mut plain = None;
+    let mut tally = ExactAt {
+        empties,
+        left_out,
+        ..ExactAt::default()
+    };
+    for g in games {
+        let solver = if g.position.size() == BoardSize::Eight {
+            ordered.get_or_insert_with(|| {
+                let eval = eval.clone();
+                Solver::new(SolverConfig::default().with_ordering(move |p| othello_eval::Evaluator::evaluate(&eval, p)))
+            })
+        } else {
+            plain.get_or_insert_with(|| Solver::new(SolverConfig::default()))
+        };
+        let score = solver.solve(&g.position, SolveMode::WinLossDraw).score;
+        let exact = outcome(if g.a_to_move { score } else { -score });
+        let played = match g.half_points {
+            2 => 0,
+            1 => 1,
+            _ => 2,
+        };
+        tally.counts[exact][played] += 1;
+    }
+    Ok(tally)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use othello_rules::reference::final_score;
+    use othello_rules::{Move, Position};
+
+    /// Exact value for the side to move by plain negamax over every line (the slow reference).
+    fn negamax(pos: &Position) -> i32 {
+        let moves = pos.moves();
+        if moves.is_empty() {
+            return final_score(pos);
+        }
+        moves.iter().map(|&m| -negamax(&pos.play_unchecked(m))).max().unwrap()
+    }
+
+    /// A random game from `root` (a small generator seeded by `seed`): its moves, with forced
+    /// passes written, and every position from the root on.
+    fn random_game(root: Position, seed: u64) -> (Vec<Move>, Vec<Position>) {
+        let mut state = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        let (mut moves, mut line, mut pos) = (Vec::new(), vec![root], root);
+        loop {
+            let legal = pos.moves();
+            if legal.is_empty() {
+                return (moves, line);
+            }
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let m = legal[(state >> 33) as usize % legal.len()];
+            pos = pos.play_unchecked(m);
+            moves.push(m);
+            line.push(pos);
+        }
+    }
+
+    fn file(name: &str, text: &str) -> String {
+        let dir = std::env::temp_dir().join(format!("othello-exact-at-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    }
+
+    /// Random games written as records (some with their passes left out, some with a board as
+    /// the opening), tallied by `exact_at` and by the reference on the positions the generator
+    /// saw.
+    fn check(root: Position, games: u64, opening_plies: usize, empties: u32) -> ExactAt {
+        let mut text = String::new();
+        let mut want = ExactAt {
+            empties,
+            ..ExactAt::default()
+        };
+        for n in 1..=games {
+            let (moves, line) = random_game(root, n);
+            let a_black = n % 2 == 1;
+            let last = line.last().unwrap();
+            let black_score = if last.side_to_move() == Color::Black {
+                final_score(last)
+            } else {
+                -final_score(last)
+            };
+            let a_final = if a_black { black_score } else { -black_score };
+            let result = ["loss", "draw", "win"][(a_final.signum() + 1) as usize];
+            // Every third game opens with the board after its opening plies, the others with
+            // the moves; even games leave their passes out.
+            let (opening, rest) = if n % 3 == 0 {
+                (line[opening_plies].to_string(), &moves[opening_plies..])
+            } else {
+                (
+                    moves[..opening_plies].iter().map(Move::to_string).collect::<String>(),
+                    &moves[opening_plies..],
+                )
+            };
+            let rest: Vec<String> = rest
+                .iter()
+                .filter(|m| n % 2 == 1 || **m != Move::Pass)
+                .map(Move::to_string)
+                .collect();
+            let v = json!({"game": n, "a_color": if a_black { "black" } else { "white" },
+                "black": "a", "white": "b", "result": result, "opening": opening, "moves": rest});
+            text += &format!("{v}\n");
+            let at = line.iter().find(|p| p.empty_count() == empties).unwrap_or(last);
+            let exact = if (at.side_to_move() == Color::Black) == a_black {
+                negamax(at)
+            } else {
+                -negamax(at)
+            };
+            want.counts[outcome(exact)][outcome(a_final)] += 1;
+        }
+        let records = Records::read(&[file(&format!("games-{}.jsonl", root.size().side()), &text)]).unwrap();
+        let got = exact_at(&records, empties).unwrap();
+        assert_eq!(got, want);
+        got
+    }
+
+    use othello_rules::Color;
+
+    #[test]
+    fn tallies_the_exact_results_of_random_games_as_the_reference_does() {
+        // 6x6 (the built-in ordering) and 8x8 (the pattern ordering), 7 empties.
+        let six = check(Position::start_of(BoardSize::Six), 40, 4, 7);
+        assert_eq!(six.games(), 40);
+        let eight = check(Position::start_of(BoardSize::Eight), 30, 6, 7);
+        assert_eq!(eight.games(), 30);
+        // Random play decides many games late: some results change after the solved point.
+        let changed = |t: &ExactAt| {
+            (0..3)
+                .map(|e| t.counts[e].iter().sum::<u64>() - t.counts[e][e])
+                .sum::<u64>()
+        };
+        assert!(changed(&six) + changed(&eight) > 0);
+    }
+
+    #[test]
+    fn scores_and_text() {
+        let t = ExactAt {
+            empties: 20,
+            counts: [[10, 1, 1], [2, 3, 0], [1, 0, 6]],
+            left_out: 2,
+        };
+        assert_eq!(t.games(), 24);
+        // Exact: 12 won, 5 drawn, 7 lost; played: 13 won, 4 drawn, 7 lost.
+        assert!((t.exact_score() - 14.5 / 24.0).abs() < 1e-12);
+        assert!((t.played_score() - 15.0 / 24.0).abs() < 1e-12);
+        let text = t.text();
+        assert!(text.starts_with("exact at 20 empties, A: 0.604 with perfect play from there, 0.625 as played (+0.021 after it) over 24 games; from won 10 won, 1 drawn, 1 lost; from drawn 2 won, 3 drawn, 0 lost; from lost 1 won, 0 drawn, 6 lost, 2 stopped earlier left out"), "{text}");
+        let v = t.json();
+        assert_eq!(v["from_drawn"]["won"], 2);
+        assert_eq!(v["from_lost"]["lost"], 6);
+        assert_eq!(v["left_out"], 2);
+        assert_eq!(ExactAt::default().exact_score(), 0.5);
+        assert!(check_empties(30).is_ok());
+        assert_eq!(check_empties(31).unwrap_err().exit_code(), 2);
+    }
+
+    #[test]
+    fn games_that_do_not_replay_are_bad_input() {
+        let bad = json!({"game": 1, "a_color": "black", "result": "win", "opening": "f5", "moves": ["a1"]});
+        let records = Records::read(&[file("bad.jsonl", &format!("{bad}\n"))]).unwrap();
+        let e = exact_at(&records, 10).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().contains("game 1: its moves do not replay"), "{e}");
+        let none = json!({"game": 1, "a_color": "black", "result": "win"});
+        let records = Records::read(&[file("none.jsonl", &format!("{none}\n"))]).unwrap();
+        assert!(exact_at(&records, 10).unwrap_err().to_string().contains("no opening"));
+        let colour = json!({"game": 1, "a_color": "red", "result": "win", "opening": "f5", "moves": []});
+        let records = Records::read(&[file("colour.jsonl", &format!("{colour}\n"))]).unwrap();
+        assert!(
+            exact_at(&records, 10)
+                .unwrap_err()
+                .to_string()
+                .contains("bad a_color 'red'")
+        );
+        // A game stopped with more empties, not over (a forfeit, a flag): left out.
+        let cut = json!({"game": 1, "a_color": "black", "result": "loss", "opening": "f5", "moves": ["d6", "c3"]});
+        let records = Records::read(&[file("cut.jsonl", &format!("{cut}\n"))]).unwrap();
+        let t = exact_at(&records, 10).unwrap();
+        assert_eq!((t.games(), t.left_out), (0, 1));
+    }
+}

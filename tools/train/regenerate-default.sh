@@ -2,21 +2,25 @@
 # Regenerates the pattern evaluation's default weights (crates/pattern/weights/default.bin) from
 # the seeds and budgets recorded below, and prints the SHA-256 of the file it makes.
 #
-#   tools/train/regenerate-default.sh [--tiny] [--install] [--refine-only PRIOR] [DIR]
+#   tools/train/regenerate-default.sh [--tiny] [--install] [--refine-only PRIOR | --deep-only PRIOR] [DIR]
 #
 # DIR (default target/regenerate-default) keeps every intermediate file; each step resumes
 # from what DIR holds, so an interrupted run is started again with the same command. --tiny
 # runs the same recipe with tiny budgets (about a minute after the build) to check that it
 # works end to end. --install copies the result over crates/pattern/weights/default.bin.
-# The recipe has two stages: the base (steps 1-6: hand-feature and pattern self-play, exact
+# The recipe has three stages: the base (steps 1-6: hand-feature and pattern self-play, exact
 # labels, a fit with a search bootstrap of the midgame, the selective search's cut table
-# fitted for it) and the refinement (steps 7-9: self-play with the base's weights, exact
+# fitted for it), the refinement (steps 7-9: self-play with the base's weights, exact
 # labels at 12-18 empties and search labels at 21-60 (the mean of depths 8 and 9, which
 # cancels the evaluation's odd/even swing), a warm-started refit of the base that keeps its
-# cut table). --refine-only PRIOR runs the refinement alone on the weights file PRIOR: given
-# the default of 2026-12-01 (SHA-256 9702f2ed..., the file of the commit before the first
-# refinement), it makes the shipped default. The full budget is about 7 core-hours on a 2020s
-# x86-64 core
+# cut table) and the deep refinement (steps 10-12: self-play with the refinement's weights,
+# selective depth-12 search labels at 21-56 empties (the mean of depths 11 and 12, level 2
+# with the refinement's cut table), a warm-started refit of the phases from 21 empties that
+# keeps the cut table). --refine-only PRIOR runs the last two stages on the weights file PRIOR
+# (the default of 2026-12-01, SHA-256 9702f2ed..., the file of the commit before the first
+# refinement, makes the shipped default); --deep-only PRIOR runs the deep refinement alone (on
+# the default of 2026-12-02, SHA-256 3cf55fd4..., it makes the shipped default). The full
+# budget is about 8.5 core-hours on a 2020s x86-64 core
 # (docs/pattern.md, "How to train"). Same code, same budgets: same file, same hash.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,6 +28,7 @@ cd "$(dirname "$0")/../.."
 tiny=0
 install=0
 prior=
+deep_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --tiny) tiny=1 ;;
@@ -31,6 +36,10 @@ while [ $# -gt 0 ]; do
     --refine-only)
       [ $# -ge 2 ] || { echo "regenerate-default.sh: --refine-only needs a weights file" >&2; exit 2; }
       prior=$2; shift
+      [ -f "$prior" ] || { echo "regenerate-default.sh: no weights file $prior" >&2; exit 2; } ;;
+    --deep-only)
+      [ $# -ge 2 ] || { echo "regenerate-default.sh: --deep-only needs a weights file" >&2; exit 2; }
+      prior=$2; deep_only=1; shift
       [ -f "$prior" ] || { echo "regenerate-default.sh: no weights file $prior" >&2; exit 2; } ;;
     -*) echo "regenerate-default.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
@@ -45,16 +54,20 @@ SEED_PATTERN=2027       # pattern self-play with the first fit's weights, games 
 SEED_FIT=2026           # the bootstraps' choice of positions
 SEED_REFINE=2028        # the refinement's pattern self-play, four ranges of game numbers
 SEED_CUTS=2026          # the cut table's self-play positions
+SEED_DEEP=2029          # the deep refinement's pattern self-play, two ranges of game numbers
 if [ "$tiny" = 1 ]; then
   HAND_GAMES=40; PATTERN_GAMES=10; MAX_EMPTIES=10; HELD_OUT_GAMES=2
   BOOT_POSITIONS=40; ITERATIONS=20; PATTERN_DEPTH=2
   REFINE_GAMES=(6 6 4 4); REFINE_DEPTH=2; LABEL_DEPTH=3; CUT_GAMES=4; CUT_DEPTH=5
+  DEEP_GAMES=(3 3); DEEP_LABEL_DEPTH=6
 else
   HAND_GAMES=60000; PATTERN_GAMES=42646; MAX_EMPTIES=18; HELD_OUT_GAMES=200
   BOOT_POSITIONS=12000; ITERATIONS=150; PATTERN_DEPTH=6
   REFINE_GAMES=(20000 20000 6335 6404); REFINE_DEPTH=6; LABEL_DEPTH=9; CUT_GAMES=60; CUT_DEPTH=11
+  DEEP_GAMES=(3000 3000); DEEP_LABEL_DEPTH=12
 fi
 REFINE_FIRST=(200000 220000 240000 260000)
+DEEP_FIRST=(300000 320000)
 FIT=(--model pattern --phases 15 --test-every 10 --ridge 30 --iterations "$ITERATIONS" --margin 1
   --prior-previous --bootstrap-depth 4 --bootstrap-positions "$BOOT_POSITIONS" --seed "$SEED_FIT" --quiet)
 
@@ -90,6 +103,7 @@ $B cuts --weights "$dir/fitted.bin" --out "$dir/base.bin" --samples "$dir/cut-sa
 prior="$dir/base.bin"
 fi
 
+if [ "$deep_only" = 0 ]; then
 step "7. refinement self-play with $prior: ${REFINE_GAMES[*]} games from ${REFINE_FIRST[*]}, seed $SEED_REFINE"
 for i in 0 1 2 3; do
   $B games --out "$dir/refine-games-$i.jsonl" --first "${REFINE_FIRST[$i]}" --games "${REFINE_GAMES[$i]}" \
@@ -109,9 +123,30 @@ $B fit --model pattern --phases 15 --test-every 10 --min-empties 13 \
   --labels "$dir/refine-exact-0.jsonl" --labels "$dir/refine-exact-1.jsonl" \
   --labels "$dir/refine-exact-23.jsonl" --labels "$dir/refine-search.jsonl" \
   --prior-weights "$prior" --prior-strength 1 --ridge 100 --margin 0 --bootstrap-depth 0 \
-  --prior-sections --quiet --out "$dir/default.bin" > "$dir/refit.txt" 2>&1
+  --prior-sections --quiet --out "$dir/refined.bin" > "$dir/refit.txt" 2>&1
 tail -n 3 "$dir/refit.txt" >&2
-step "10. errors on the frozen held-out file"
+prior="$dir/refined.bin"
+fi
+
+step "10. deep refinement self-play with $prior: ${DEEP_GAMES[*]} games from ${DEEP_FIRST[*]}, seed $SEED_DEEP"
+for i in 0 1; do
+  $B games --out "$dir/deep-games-$i.jsonl" --first "${DEEP_FIRST[$i]}" --games "${DEEP_GAMES[$i]}" \
+    --seed "$SEED_DEEP" --depth "$REFINE_DEPTH" --epsilon 0.05 --random-plies 10 --weights "$prior" --quiet
+done
+step "11. selective search labels at 21-56 empties: the mean of depths $((DEEP_LABEL_DEPTH - 1)) and $DEEP_LABEL_DEPTH, level 2"
+for i in 0 1; do
+  $B labels --games "$dir/deep-games-$i.jsonl" --out "$dir/deep-search-$i.jsonl" --mode search \
+    --depth "$DEEP_LABEL_DEPTH" --mean-of 2 --selectivity 2 --weights "$prior" --min-empties 21 \
+    --max-empties 56 --quiet
+done
+step "12. warm-started refit of $prior from 21 empties, keeping its cut table"
+# From 21 empties: the phases of 21-24 to 53-56 (57-60 has no labels and keeps its weights).
+$B fit --model pattern --phases 15 --test-every 10 --min-empties 21 \
+  --labels "$dir/deep-search-0.jsonl" --labels "$dir/deep-search-1.jsonl" \
+  --prior-weights "$prior" --prior-strength 1 --ridge 100 --margin 0 --bootstrap-depth 0 \
+  --prior-sections --quiet --out "$dir/default.bin" > "$dir/deep-refit.txt" 2>&1
+tail -n 3 "$dir/deep-refit.txt" >&2
+step "13. errors on the frozen held-out file"
 $B errors --labels tools/train/data/heldout-14-20.jsonl --weights "$dir/default.bin" --bucket 7 | tail -n 2 >&2
 if [ "$install" = 1 ]; then
   cp "$dir/default.bin" crates/pattern/weights/default.bin

@@ -72,7 +72,12 @@ impl Store {
         let out = jsonl::append(path)?;
         let mut known = AHashMap::new();
         for l in labelling::read(path, true, on_bad)? {
-            if let Source::Search { depth, mean_of: 1 } = l.source {
+            if let Source::Search {
+                depth,
+                mean_of: 1,
+                selectivity: othello_search::Selectivity::Off,
+            } = l.source
+            {
                 known.entry((key(&l.pos), depth)).or_insert(l);
             }
         }
@@ -134,7 +139,7 @@ pub fn label_band<E: Evaluator>(
         let label = Label {
             pos: c.pos,
             centi: r.score.clamp(-6400, 6400),
-            source: Source::Search { depth, mean_of: 1 },
+            source: Source::search(depth, 1),
             game: Some(c.game),
             seed: c.seed,
             nodes: Some(r.nodes),

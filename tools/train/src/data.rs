@@ -14,7 +14,9 @@
 //! position on the principal variation of one), `search` with `"depth":N` (a depth-N search
 //! value, centi-disc precision; with `"mean_of":K`, K >= 2, the mean of the values of depths
 //! N-K+1 to N of one iterative-deepening search, rounded half away from zero to a centi-disc,
-//! which cancels the evaluation's odd/even swing: docs/pattern.md), or `result` (the final result of the game under perfect play
+//! which cancels the evaluation's odd/even swing: docs/pattern.md; with `"selectivity":"2"`,
+//! a selective search at that level, in the text form of `othello_search::Selectivity`; without
+//! it, full width), or `result` (the final result of the game under perfect play
 //! from a later point, seen from this position's side to move). `game`, `seed` and `nodes` are
 //! optional. Exact and result scores are whole discs.
 //!
@@ -30,6 +32,7 @@
 use crate::error::LineError;
 use ahash::AHashMap;
 use othello_rules::{BoardSize, Color, Move, Position};
+use othello_search::Selectivity;
 use serde_json::{Map, Value, json};
 
 /// How a label was made.
@@ -44,12 +47,24 @@ pub enum Source {
         /// How many consecutive depths, ending at `depth`, the value is the mean of (1: the
         /// depth-`depth` value alone).
         mean_of: u32,
+        /// The search's selectivity (`Selectivity::Off`: full width, as every label before
+        /// selective labels existed).
+        selectivity: Selectivity,
     },
     /// The game's final result under perfect play from a later position of the game.
     Result,
 }
 
 impl Source {
+    /// A full-width search label: `depth`, the mean of `mean_of` depths ending there.
+    pub fn search(depth: u32, mean_of: u32) -> Source {
+        Source::Search {
+            depth,
+            mean_of,
+            selectivity: Selectivity::Off,
+        }
+    }
+
     /// Its name in a label line.
     pub fn name(self) -> &'static str {
         match self {
@@ -73,8 +88,20 @@ impl Source {
 impl std::fmt::Display for Source {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Source::Search { depth, mean_of: 1 } => write!(f, "search:depth={depth}"),
-            Source::Search { depth, mean_of } => write!(f, "search:depth={depth},mean_of={mean_of}"),
+            Source::Search {
+                depth,
+                mean_of,
+                selectivity,
+            } => {
+                write!(f, "search:depth={depth}")?;
+                if *mean_of > 1 {
+                    write!(f, ",mean_of={mean_of}")?;
+                }
+                if !selectivity.is_off() {
+                    write!(f, ",selectivity={selectivity}")?;
+                }
+                Ok(())
+            }
             s => f.write_str(s.name()),
         }
     }
@@ -158,10 +185,18 @@ impl Label {
         m.insert("empties".into(), json!(self.pos.empty_count()));
         m.insert("score".into(), score_value(self.centi));
         m.insert("source".into(), json!(self.source.name()));
-        if let Source::Search { depth, mean_of } = self.source {
+        if let Source::Search {
+            depth,
+            mean_of,
+            selectivity,
+        } = self.source
+        {
             m.insert("depth".into(), json!(depth));
             if mean_of > 1 {
                 m.insert("mean_of".into(), json!(mean_of));
+            }
+            if !selectivity.is_off() {
+                m.insert("selectivity".into(), json!(selectivity.to_string()));
             }
         }
         if let Some(g) = self.game {
@@ -196,7 +231,18 @@ impl Label {
                         Some(k) if (1..=u64::from(depth)).contains(&k) => k as u32,
                         Some(_) => return Err(LineError::Field("mean_of")),
                     };
-                    Source::Search { depth, mean_of }
+                    let selectivity = match get(&v, "selectivity") {
+                        None => Selectivity::Off,
+                        Some(s) => s
+                            .as_str()
+                            .and_then(|s| s.parse::<Selectivity>().ok())
+                            .ok_or(LineError::Field("selectivity"))?,
+                    };
+                    Source::Search {
+                        depth,
+                        mean_of,
+                        selectivity,
+                    }
                 }
                 other => return Err(LineError::Source(other.to_string())),
             },
@@ -206,7 +252,11 @@ impl Label {
                 match m.strip_prefix("search:depth=") {
                     _ if m == "exact" => Source::Exact,
                     Some(d) => match d.parse::<u32>() {
-                        Ok(depth) if (1..=60).contains(&depth) => Source::Search { depth, mean_of: 1 },
+                        Ok(depth) if (1..=60).contains(&depth) => Source::Search {
+                            depth,
+                            mean_of: 1,
+                            selectivity: Selectivity::Off,
+                        },
                         _ => return Err(LineError::Source(m.to_string())),
                     },
                     None => return Err(LineError::Source(m.to_string())),
@@ -438,10 +488,30 @@ mod tests {
         let pos = some_position();
         for l in [
             label(pos, -600, Source::Exact, Some(7)),
-            label(pos, 1234, Source::Search { depth: 8, mean_of: 1 }, None),
-            label(pos, -1234, Source::Search { depth: 1, mean_of: 1 }, Some(0)),
-            label(pos, 502, Source::Search { depth: 9, mean_of: 2 }, Some(1)),
-            label(pos, -3, Source::Search { depth: 9, mean_of: 9 }, None),
+            label(pos, 1234, Source::search(8, 1), None),
+            label(pos, -1234, Source::search(1, 1), Some(0)),
+            label(pos, 502, Source::search(9, 2), Some(1)),
+            label(pos, -3, Source::search(9, 9), None),
+            label(
+                pos,
+                -77,
+                Source::Search {
+                    depth: 12,
+                    mean_of: 2,
+                    selectivity: Selectivity::Level(2),
+                },
+                Some(4),
+            ),
+            label(
+                pos,
+                5,
+                Source::Search {
+                    depth: 14,
+                    mean_of: 1,
+                    selectivity: Selectivity::LevelFrom(0, 8),
+                },
+                None,
+            ),
             label(pos, 6400, Source::Result, Some(u32::MAX)),
             Label {
                 nodes: Some(99),
@@ -464,7 +534,7 @@ mod tests {
         );
         let old = format!(r#"{{"game":3,"position":"{text}","score":-6.25,"method":"search:depth=4"}}"#);
         let got = Label::from_line(&old).unwrap().unwrap();
-        assert_eq!((got.centi, got.source), (-625, Source::Search { depth: 4, mean_of: 1 }));
+        assert_eq!((got.centi, got.source), (-625, Source::search(4, 1)));
         // othello-tune data.
         let old = format!(r#"{{"game":3,"empties":{e},"position":"{text}","score":12}}"#);
         let got = Label::from_line(&old).unwrap().unwrap();
@@ -472,23 +542,40 @@ mod tests {
         let old = format!(r#"{{"game":3,"empties":{e},"position":"{text}","score":null}}"#);
         assert_eq!(Label::from_line(&old).unwrap(), None);
         // A plain search label writes no `mean_of`, a mean says it; `mean_of` 1 reads as plain.
-        let plain = label(pos, 100, Source::Search { depth: 8, mean_of: 1 }, None).to_line();
+        let plain = label(pos, 100, Source::search(8, 1), None).to_line();
         assert!(!plain.contains("mean_of"), "{plain}");
-        let mean = label(pos, 100, Source::Search { depth: 9, mean_of: 2 }, None).to_line();
+        let mean = label(pos, 100, Source::search(9, 2), None).to_line();
         assert!(
             mean.contains(r#""mean_of":2"#) && mean.contains(r#""depth":9"#),
             "{mean}"
         );
         let one = format!(r#"{{"position":"{text}","score":1,"source":"search","depth":8,"mean_of":1}}"#);
-        assert_eq!(
-            Label::from_line(&one).unwrap().unwrap().source,
-            Source::Search { depth: 8, mean_of: 1 }
-        );
-        assert_eq!(
-            Source::Search { depth: 9, mean_of: 2 }.to_string(),
-            "search:depth=9,mean_of=2"
-        );
-        assert_eq!(Source::Search { depth: 9, mean_of: 1 }.to_string(), "search:depth=9");
+        assert_eq!(Label::from_line(&one).unwrap().unwrap().source, Source::search(8, 1));
+        assert_eq!(Source::search(9, 2).to_string(), "search:depth=9,mean_of=2");
+        assert_eq!(Source::search(9, 1).to_string(), "search:depth=9");
+        // A full-width label writes no selectivity; a selective one writes its level, which is
+        // read back, and a label without it reads as full width.
+        assert!(!plain.contains("selectivity"), "{plain}");
+        let sel = Source::Search {
+            depth: 12,
+            mean_of: 2,
+            selectivity: Selectivity::Level(2),
+        };
+        let line = label(pos, 100, sel, None).to_line();
+        assert!(line.contains(r#""selectivity":"2""#), "{line}");
+        assert_eq!(sel.to_string(), "search:depth=12,mean_of=2,selectivity=2");
+        let sel1 = Source::Search {
+            depth: 12,
+            mean_of: 1,
+            selectivity: Selectivity::Level(0),
+        };
+        assert_eq!(sel1.to_string(), "search:depth=12,selectivity=0");
+        let off = format!(r#"{{"position":"{text}","score":1,"source":"search","depth":8,"selectivity":"off"}}"#);
+        assert_eq!(Label::from_line(&off).unwrap().unwrap().source, Source::search(8, 1));
+        for bad in ["\"7\"", "2", "\"\"", "{}"] {
+            let line = format!(r#"{{"position":"{text}","score":1,"source":"search","depth":8,"selectivity":{bad}}}"#);
+            assert_eq!(Label::from_line(&line), Err(LineError::Field("selectivity")), "{line}");
+        }
     }
 
     #[test]
@@ -619,7 +706,7 @@ mod tests {
         // The twin of a held-out game's position, labelled from a training game, and twice more:
         // one row, held out, with the exact label.
         let labels = vec![
-            label(twins[3], 500, Source::Search { depth: 4, mean_of: 1 }, Some(1)),
+            label(twins[3], 500, Source::search(4, 1), Some(1)),
             label(twins[0], 600, Source::Exact, Some(10)),
             label(twins[5], 400, Source::Result, Some(3)),
             label(Position::start(), 0, Source::Exact, Some(1)),
@@ -645,9 +732,9 @@ mod tests {
         // A deeper search beats a shallower one; a result beats nothing.
         let labels = vec![
             label(twins[1], 100, Source::Result, None),
-            label(twins[2], 200, Source::Search { depth: 2, mean_of: 1 }, None),
-            label(twins[4], 300, Source::Search { depth: 6, mean_of: 1 }, None),
-            label(twins[6], 250, Source::Search { depth: 3, mean_of: 1 }, None),
+            label(twins[2], 200, Source::search(2, 1), None),
+            label(twins[4], 300, Source::search(6, 1), None),
+            label(twins[6], 250, Source::search(3, 1), None),
         ];
         let (rows, _) = super::rows(&labels, 10);
         assert_eq!((rows.len(), rows[0].target), (1, 300.0));

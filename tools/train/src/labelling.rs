@@ -21,13 +21,14 @@
 //! interrupted run loses at most the solve in progress.
 
 use crate::data::{Game, Key, Label, Source, key};
-use crate::error::TrainResult;
+use crate::error::{TrainError, TrainResult};
 use crate::jsonl::{self, OnBad};
 use crate::selfplay::{self, PlayEval};
 use ahash::AHashSet;
 use othello_endgame::{SolveMode, Solver, SolverConfig};
+use othello_eval::Evaluator;
 use othello_rules::Position;
-use othello_search::Limits;
+use othello_search::{Limits, Selectivity};
 
 /// How the labels are made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,6 +54,9 @@ pub enum Mode {
         mean_of: u32,
         /// The evaluation.
         eval: PlayEval,
+        /// The search's selectivity (`Off`: full width). A selective level needs an
+        /// evaluation with a cut table (checked by [`Labeller::new`]).
+        selectivity: Selectivity,
     },
 }
 
@@ -107,7 +111,17 @@ impl Labeller {
     /// A labeller (a solver, and the searcher of [`Mode::Search`] with its evaluation loaded).
     pub fn new(config: &LabelsConfig) -> TrainResult<Labeller> {
         let searcher = match &config.mode {
-            Mode::Search { eval, .. } => Some(selfplay::searcher(eval)?),
+            Mode::Search { eval, selectivity, .. } => {
+                let mut searcher = selfplay::searcher(eval)?;
+                if !selectivity.is_off() && searcher.evaluator().cut_table().is_none() {
+                    return Err(TrainError::Input(format!(
+                        "selectivity {selectivity} needs a pattern evaluation with a cut table; {} has none",
+                        eval.name()
+                    )));
+                }
+                searcher.config_mut().selectivity = *selectivity;
+                Some(searcher)
+            }
             _ => None,
         };
         Ok(Labeller {
@@ -229,7 +243,12 @@ impl Labeller {
                     stats.labels += 1;
                 }
             }
-            Mode::Search { depth, mean_of, .. } => {
+            Mode::Search {
+                depth,
+                mean_of,
+                selectivity,
+                ..
+            } => {
                 let searcher = self.searcher.as_mut().expect("made with the mode");
                 let mean_of = mean_of.clamp(1, depth);
                 let first = depth + 1 - mean_of;
@@ -249,7 +268,12 @@ impl Labeller {
                     stats.solves += 1;
                     stats.nodes += r.nodes;
                     let centi = mean_over_depths(&by_depth, first..=depth, r.score).clamp(-6400, 6400);
-                    emit(label(*pos, centi, Source::Search { depth, mean_of }, Some(r.nodes)))?;
+                    let source = Source::Search {
+                        depth,
+                        mean_of,
+                        selectivity,
+                    };
+                    emit(label(*pos, centi, source, Some(r.nodes)))?;
                     stats.labels += 1;
                 }
             }
@@ -445,6 +469,7 @@ mod tests {
                 depth: 3,
                 mean_of: 1,
                 eval: PlayEval::Hand,
+                selectivity: Selectivity::Off,
             },
             min_empties: 30,
             max_empties: 34,
@@ -457,10 +482,68 @@ mod tests {
         assert!(labels.len() >= 8);
         let mut s = searcher(&PlayEval::Hand).unwrap();
         for l in &labels {
-            assert_eq!(l.source, Source::Search { depth: 3, mean_of: 1 });
+            assert_eq!(l.source, Source::search(3, 1));
             s.new_game();
             assert_eq!(l.centi, s.search(&l.pos, &Limits::depth(3), |_| {}).score);
         }
+    }
+
+    /// Selective labels equal a fresh search at the same level (the evaluation's cut table
+    /// in use: they differ from full width on some positions), and say their level; a level
+    /// without a cut table is refused.
+    #[test]
+    fn selective_labels_are_the_selective_search_value() {
+        let depth = 8;
+        let config = LabelsConfig {
+            mode: Mode::Search {
+                depth,
+                mean_of: 2,
+                eval: PlayEval::Pattern,
+                selectivity: Selectivity::Level(0),
+            },
+            min_empties: 24,
+            max_empties: 50,
+            max_games: None,
+            every: 1,
+            tt_mib: 1,
+        };
+        let (labels, _) = labels_of(&config, &games(3));
+        assert!(labels.len() >= 40);
+        let mut s = searcher(&PlayEval::Pattern).unwrap();
+        let mut differs = 0;
+        let mut mean = |pos: &Position, sel: Selectivity| {
+            s.config_mut().selectivity = sel;
+            let sum: i32 = (depth - 1..=depth)
+                .map(|d| {
+                    s.new_game();
+                    s.search(pos, &Limits::depth(d), |_| {}).score
+                })
+                .sum();
+            (f64::from(sum) / 2.0).round() as i32
+        };
+        for l in &labels {
+            assert_eq!(
+                l.source,
+                Source::Search {
+                    depth,
+                    mean_of: 2,
+                    selectivity: Selectivity::Level(0)
+                }
+            );
+            assert_eq!(l.centi, mean(&l.pos, Selectivity::Level(0)), "{}", l.pos);
+            differs += usize::from(l.centi != mean(&l.pos, Selectivity::Off));
+        }
+        assert!(differs > 0, "no label differs from full width: the level was not used");
+        let hand = LabelsConfig {
+            mode: Mode::Search {
+                depth,
+                mean_of: 1,
+                eval: PlayEval::Hand,
+                selectivity: Selectivity::Level(2),
+            },
+            ..config
+        };
+        assert!(matches!(Labeller::new(&hand), Err(TrainError::Input(_))));
     }
 
     /// Mean-of labels equal the rounded mean of fresh searches of each depth of the window
@@ -477,6 +560,7 @@ mod tests {
                     depth,
                     mean_of,
                     eval: eval.clone(),
+                    selectivity: Selectivity::Off,
                 },
                 min_empties: 1,
                 max_empties: 40,
@@ -489,7 +573,7 @@ mod tests {
             let mut s = searcher(&eval).unwrap();
             let mut odd_sums = 0;
             for l in &labels {
-                assert_eq!(l.source, Source::Search { depth, mean_of });
+                assert_eq!(l.source, Source::search(depth, mean_of));
                 let values: Vec<i32> = (depth + 1 - mean_of..=depth)
                     .map(|d| {
                         s.new_game();

@@ -75,6 +75,20 @@ impl Evaluator for SelfPlayEval {
             SelfPlayEval::Pattern(e) => e.evaluate(pos),
         }
     }
+
+    fn evaluate_with_moves(&self, pos: &Position, moves: u64) -> i32 {
+        match self {
+            SelfPlayEval::Hand(e) => e.evaluate_with_moves(pos, moves),
+            SelfPlayEval::Pattern(e) => e.evaluate_with_moves(pos, moves),
+        }
+    }
+
+    fn cut_table(&self) -> Option<&othello_eval::CutTable> {
+        match self {
+            SelfPlayEval::Hand(e) => e.cut_table(),
+            SelfPlayEval::Pattern(e) => e.cut_table(),
+        }
+    }
 }
 
 /// Settings of the games step.

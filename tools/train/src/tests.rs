@@ -154,7 +154,7 @@ fn end_to_end_on_a_tiny_budget() {
     assert!(fitted.report[0].3.n > 0, "held-out positions in the first phase");
     assert_eq!(fitted.report[5].2, "search:depth=1");
     let boot = labelling::read(&boot_p, false, OnBad::Fatal).unwrap();
-    assert!(!boot.is_empty() && boot.iter().all(|l| l.source == Source::Search { depth: 1, mean_of: 1 }));
+    assert!(!boot.is_empty() && boot.iter().all(|l| l.source == Source::search(1, 1)));
     // A second fit reuses the bootstrap labels and gives the same weights.
     let mut store = Store::open(&boot_p, OnBad::Fatal).unwrap();
     let again = fit_pattern::run(&fc, &rows, &candidates, &mut store, |_| {}).unwrap();

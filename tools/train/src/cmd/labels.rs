@@ -1,6 +1,7 @@
 //! `labels`: labels of the games' positions (exact, pv, result, search).
 
 use super::common::{Common, bad, empties_range, play_eval};
+use othello_search::Selectivity;
 use othello_train::TrainResult;
 use othello_train::labelling::{self, LabelsConfig, Mode};
 use std::time::Instant;
@@ -36,6 +37,10 @@ pub struct Args {
     /// --depth, from the one search's iterations (2 cancels the evaluation's odd/even swing).
     #[arg(long, default_value_t = 1)]
     mean_of: u32,
+    /// `search`: the selectivity, `off` (full width) or a level 0-4 of `othello_search::Selectivity`
+    /// (selective search needs pattern weights with a cut table; the label records the level)
+    #[arg(long, default_value = "off", value_parser = parse_selectivity)]
+    selectivity: Selectivity,
     /// `search`: the evaluation, `hand` or `pattern` (the embedded weights, or --weights).
     #[arg(long, default_value = "pattern")]
     eval: String,
@@ -79,6 +84,7 @@ pub fn run(a: &Args) -> TrainResult<()> {
                 depth: a.depth,
                 mean_of: a.mean_of,
                 eval: play_eval(&a.eval, a.weights.as_ref())?,
+                selectivity: a.selectivity,
             }
         }
         other => {
@@ -125,4 +131,8 @@ pub fn run(a: &Args) -> TrainResult<()> {
         t.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+fn parse_selectivity(s: &str) -> Result<Selectivity, String> {
+    s.parse::<Selectivity>().map_err(|e| e.to_string())
 }

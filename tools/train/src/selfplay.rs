@@ -13,10 +13,11 @@ use crate::data::Game;
 use crate::error::{TrainError, TrainResult};
 use crate::jsonl::{self, OnBad};
 use ahash::AHashSet;
-use othello_eval::{Evaluator, WeightedEval};
+use othello_eval::WeightedEval;
 use othello_pattern::PatternEval;
 use othello_rules::Position;
 use othello_search::{Limits, SearchConfig, Searcher};
+use othello_spec::SpecEval;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde_json::json;
@@ -46,50 +47,22 @@ impl PlayEval {
     /// The evaluator (a weights file is loaded here).
     pub fn load(&self) -> TrainResult<SelfPlayEval> {
         Ok(match self {
-            PlayEval::Hand => SelfPlayEval::Hand(WeightedEval::default()),
-            PlayEval::Pattern => SelfPlayEval::Pattern(Box::default()),
+            PlayEval::Hand => SpecEval::Weighted(WeightedEval::default()),
+            PlayEval::Pattern => SpecEval::Pattern(Box::default(), None),
             PlayEval::Weights(path) => {
-                SelfPlayEval::Pattern(Box::new(PatternEval::from_path(path).map_err(|error| {
-                    TrainError::Weights {
-                        path: path.clone(),
-                        error,
-                    }
-                })?))
+                let weights = PatternEval::from_path(path).map_err(|error| TrainError::Weights {
+                    path: path.clone(),
+                    error,
+                })?;
+                SpecEval::Pattern(Box::new(weights), None)
             }
         })
     }
 }
 
-/// A loaded evaluation of [`PlayEval`].
-pub enum SelfPlayEval {
-    /// Hand features.
-    Hand(WeightedEval),
-    /// Patterns.
-    Pattern(Box<PatternEval>),
-}
-
-impl Evaluator for SelfPlayEval {
-    fn evaluate(&self, pos: &Position) -> i32 {
-        match self {
-            SelfPlayEval::Hand(e) => e.evaluate(pos),
-            SelfPlayEval::Pattern(e) => e.evaluate(pos),
-        }
-    }
-
-    fn evaluate_with_moves(&self, pos: &Position, moves: u64) -> i32 {
-        match self {
-            SelfPlayEval::Hand(e) => e.evaluate_with_moves(pos, moves),
-            SelfPlayEval::Pattern(e) => e.evaluate_with_moves(pos, moves),
-        }
-    }
-
-    fn cut_table(&self) -> Option<&othello_eval::CutTable> {
-        match self {
-            SelfPlayEval::Hand(e) => e.cut_table(),
-            SelfPlayEval::Pattern(e) => e.cut_table(),
-        }
-    }
-}
+/// A loaded evaluation of [`PlayEval`]: the spec layer's evaluation enum, which forwards every
+/// `Evaluator` method (the leaf's legal moves, the cut table of selective search).
+pub type SelfPlayEval = SpecEval;
 
 /// Settings of the games step.
 #[derive(Clone, Debug)]

@@ -39,7 +39,7 @@ pub struct Args {
     mean_of: u32,
     /// `search`: the selectivity, `off` (full width) or a level 0-4 of `othello_search::Selectivity`
     /// (selective search needs pattern weights with a cut table; the label records the level)
-    #[arg(long, default_value = "off", value_parser = parse_selectivity)]
+    #[arg(long, default_value = "off")]
     selectivity: Selectivity,
     /// `search`: the evaluation, `hand` or `pattern` (the embedded weights, or --weights).
     #[arg(long, default_value = "pattern")]
@@ -131,8 +131,4 @@ pub fn run(a: &Args) -> TrainResult<()> {
         t.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-fn parse_selectivity(s: &str) -> Result<Selectivity, String> {
-    s.parse::<Selectivity>().map_err(|e| e.to_string())
 }

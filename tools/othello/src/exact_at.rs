@@ -275,6 +275,13 @@ mod tests {
         assert_eq!(v["from_lost"]["lost"], 6);
         assert_eq!(v["left_out"], 2);
         assert_eq!(ExactAt::default().exact_score(), 0.5);
+        // Nothing left out: the text does not say so.
+        let all_in = ExactAt { left_out: 0, ..t };
+        assert!(
+            all_in.text().ends_with("from lost 1 won, 0 drawn, 6 lost"),
+            "{}",
+            all_in.text()
+        );
         assert!(check_empties(30).is_ok());
         assert_eq!(check_empties(31).unwrap_err().exit_code(), 2);
     }

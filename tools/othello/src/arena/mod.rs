@@ -27,7 +27,7 @@ use player::{Failure, Seat, Turn, TurnInfo};
 use record::{Ending, GameRecord, Played};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::channel;
+use std::sync::mpsc::{SyncSender, channel, sync_channel};
 use std::time::{Duration, Instant};
 
 /// Where a player comes from.
@@ -527,12 +527,16 @@ pub fn run(
     let next = AtomicU64::new(pairs.start);
     let end = pairs.end;
     let stop = AtomicBool::new(false);
-    let (tx, rx) = channel::<GameRecord>();
+    // Each record goes with its worker's acknowledgement channel: the worker starts its next
+    // game only after `on_game` has seen the last one, so what `on_game` sets for the next
+    // games (the stop flag, `--follow`'s time per move) applies to them and not one game late.
+    let (tx, rx) = channel::<(GameRecord, SyncSender<()>)>();
     std::thread::scope(|scope| {
         for mut players in sets {
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
+                let (ack_tx, ack_rx) = sync_channel::<()>(1);
                 let mut solver = settings
                     .adjudicate
                     .map(|_| Solver::new(SolverConfig::default().with_tt_mib(16).with_threads(1)));
@@ -551,7 +555,7 @@ pub fn run(
                             settings,
                             solver.as_mut(),
                         );
-                        if settings.interrupted() || tx.send(rec).is_err() {
+                        if settings.interrupted() || tx.send((rec, ack_tx.clone())).is_err() || ack_rx.recv().is_err() {
                             return;
                         }
                     }
@@ -559,10 +563,12 @@ pub fn run(
             });
         }
         drop(tx);
-        for rec in rx {
+        for (rec, ack) in rx {
             if on_game(rec) {
                 stop.store(true, Ordering::SeqCst);
             }
+            // The worker waits for this; it is gone only if it was interrupted.
+            let _ = ack.send(());
         }
     });
     Ok(())
@@ -1029,5 +1035,34 @@ mod tests {
         );
         assert!(refused.is_err());
         assert_eq!(reported, 0);
+    }
+
+    #[test]
+    fn what_on_game_sets_applies_to_the_next_game() {
+        // `--follow` sets A's time per move in `on_game`; with one worker the next game must
+        // start with it, even when `on_game` takes its time (the worker waits for it).
+        let follow = Arc::new(AtomicU64::new(50_000));
+        let s = Settings {
+            follow: Some(Arc::clone(&follow)),
+            ..settings(TimeControl::PerMove(Duration::from_millis(50)))
+        };
+        let sources = [
+            PlayerSource::Builtin("random:seed=1".into()),
+            PlayerSource::Builtin("random:seed=2".into()),
+        ];
+        let (mut seen, mut stored) = (Vec::new(), Vec::new());
+        run(&sources, &[start()], Schedule::Pairs(0..3), 1, &s, |rec| {
+            seen.push(rec.a_move_time.unwrap());
+            std::thread::sleep(Duration::from_millis(30));
+            let next = 60_000 + 1000 * rec.number;
+            follow.store(next, Ordering::SeqCst);
+            stored.push(Duration::from_micros(next));
+            // After the fourth game no new pair starts; the pair under way finishes.
+            rec.number == 4
+        })
+        .unwrap();
+        assert_eq!(seen.len(), 4, "{seen:?}");
+        assert_eq!(seen[0], Duration::from_millis(50));
+        assert_eq!(seen[1..], stored[..3]);
     }
 }

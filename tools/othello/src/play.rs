@@ -1045,6 +1045,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_sprt_takes_its_rates_and_model_from_the_options() {
+        let args = SprtArgs {
+            sprt: Some("0,10".into()),
+            sprt_model: "normalized".into(),
+            sprt_alpha: 0.1,
+            sprt_beta: 0.2,
+        };
+        let t = args.test().unwrap().unwrap();
+        assert_eq!((t.elo0, t.elo1, t.alpha, t.beta), (0.0, 10.0, 0.1, 0.2));
+        assert_eq!(t.model, EloModel::Normalized);
+        let plain = SprtArgs {
+            sprt_model: "logistic".into(),
+            sprt_alpha: 0.05,
+            sprt_beta: 0.05,
+            ..args
+        };
+        let t = plain.test().unwrap().unwrap();
+        assert_eq!((t.alpha, t.beta, t.model), (0.05, 0.05, EloModel::Logistic));
+    }
+
+    #[test]
     fn follow_step_meets_b_s_mean_within_its_step() {
         let ms = Duration::from_millis;
         // B 40 ms a move; A 45 ms, 90% of 50 ms, over 20 moves: A owes 100 ms, so the aim is

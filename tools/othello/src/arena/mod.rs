@@ -527,16 +527,17 @@ pub fn run(
     let next = AtomicU64::new(pairs.start);
     let end = pairs.end;
     let stop = AtomicBool::new(false);
-    // Each record goes with its worker's acknowledgement channel: the worker starts its next
-    // game only after `on_game` has seen the last one, so what `on_game` sets for the next
-    // games (the stop flag, `--follow`'s time per move) applies to them and not one game late.
+    // Each record goes with a one-shot acknowledgement: the worker starts its next game only
+    // after `on_game` has seen the last one, so what `on_game` sets for the next games (the
+    // stop flag, `--follow`'s time per move) applies to them and not one game late. The worker
+    // keeps no sender of its own, so if this thread unwinds (dropping the acknowledgement
+    // unsent) its wait ends with an error and it returns instead of hanging the scope.
     let (tx, rx) = channel::<(GameRecord, SyncSender<()>)>();
     std::thread::scope(|scope| {
         for mut players in sets {
             let tx = tx.clone();
             let (next, stop) = (&next, &stop);
             scope.spawn(move || {
-                let (ack_tx, ack_rx) = sync_channel::<()>(1);
                 let mut solver = settings
                     .adjudicate
                     .map(|_| Solver::new(SolverConfig::default().with_tt_mib(16).with_threads(1)));
@@ -555,7 +556,8 @@ pub fn run(
                             settings,
                             solver.as_mut(),
                         );
-                        if settings.interrupted() || tx.send((rec, ack_tx.clone())).is_err() || ack_rx.recv().is_err() {
+                        let (ack_tx, ack_rx) = sync_channel::<()>(1);
+                        if settings.interrupted() || tx.send((rec, ack_tx)).is_err() || ack_rx.recv().is_err() {
                             return;
                         }
                     }
@@ -567,7 +569,7 @@ pub fn run(
             if on_game(rec) {
                 stop.store(true, Ordering::SeqCst);
             }
-            // The worker waits for this; it is gone only if it was interrupted.
+            // Lets the worker start its next game: it is waiting for this.
             let _ = ack.send(());
         }
     });

@@ -44,8 +44,12 @@ fn engines_file() -> String {
             "args": [script.to_str().unwrap(), mode], "protocol": 1
         }));
     }
+    // Tests run in parallel and share the file: each writes its own copy and renames it over
+    // the shared one, so a reader never sees a file another test has just truncated.
     let path = tmp("engines.json");
-    std::fs::write(&path, serde_json::to_string(&list).unwrap()).unwrap();
+    let own = tmp(&format!("engines.json.{:?}", std::thread::current().id()));
+    std::fs::write(&own, serde_json::to_string(&list).unwrap()).unwrap();
+    std::fs::rename(&own, &path).unwrap();
     path.to_str().unwrap().to_string()
 }
 

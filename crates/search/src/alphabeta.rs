@@ -42,6 +42,18 @@ use othello_table::{Bound, BusySet};
 /// leaves) it is not worth it (measured, see `docs/BENCHMARKS.md`).
 pub(crate) const MOBILITY_MIN_DEPTH: u32 = 3;
 
+/// Late-move reductions, part of selective search (`SearchConfig::reductions`): at a
+/// non-PV node of at least this depth where a cut may be tried (a selective search, the node
+/// not reaching the end of the game, past the full-width plies), every move after the first
+/// [`LMR_MIN_MOVES`] is searched first [`LMR_REDUCTION`] discs shallower with the null
+/// window, and again at the full depth only when it beats alpha there. Measured against the
+/// search without them at equal time (docs/search.md, "Late-move reductions").
+pub(crate) const LMR_MIN_DEPTH: u32 = 3;
+/// Moves searched at full depth before a node's later moves are reduced.
+pub(crate) const LMR_MIN_MOVES: u32 = 3;
+/// How many discs shallower a late move is searched first.
+pub(crate) const LMR_REDUCTION: u32 = 1;
+
 /// Nodes shallower than this neither probe nor store the table: a probe (a lock and a likely
 /// cache miss) costs more than searching a depth-1 node again (measured, see
 /// `docs/BENCHMARKS.md`). Values are unaffected: the table only saves work.
@@ -190,6 +202,13 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         let check_children = busy.is_some() && depth > BUSY_MIN_DEPTH;
         // The moves put off because another thread was searching them.
         let mut deferred = 0u64;
+        // Late-move reductions (see `LMR_MIN_DEPTH`): a selective non-PV node deep enough,
+        // past the full-width plies of the selectivity's `@N`.
+        let reduce = self.reductions
+            && selective_node
+            && !pv_node
+            && depth >= LMR_MIN_DEPTH
+            && self.cuts.is_some_and(|(_, _, plies)| ply as u32 + 1 >= plies);
         loop {
             let history = (self.history && depth >= HISTORY_MIN_DEPTH).then(|| self.heuristics.history(color));
             let (sq, picked) = match picker.next_with_gen::<G>(history) {
@@ -226,6 +245,18 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
                 }
             } else if searched == 0 || !self.pvs {
                 -G::search(self, np, no, depth - 1, -beta, -alpha, ply + 1)
+            } else if reduce && searched >= LMR_MIN_MOVES {
+                // A late move of a selective non-PV node: first searched `LMR_REDUCTION`
+                // discs shallower; only a move that beats alpha there is searched again at
+                // the node's depth, and its value is that search's.
+                self.stats.reductions += 1;
+                let s = -G::search(self, np, no, depth - 1 - LMR_REDUCTION, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && !self.aborted {
+                    self.stats.reduction_researches += 1;
+                    -G::search(self, np, no, depth - 1, -alpha - 1, -alpha, ply + 1)
+                } else {
+                    s
+                }
             } else {
                 let s = -G::search(self, np, no, depth - 1, -alpha - 1, -alpha, ply + 1);
                 if s > alpha && s < beta && !self.aborted {
@@ -586,6 +617,168 @@ mod tests {
         assert!(
             checked >= 100 && cuts > 0 && quiescence > 0,
             "{checked} {cuts} {quiescence}"
+        );
+    }
+
+    /// What the reference search below knows besides the node: the evaluation, the
+    /// confidence, whether it reduces, and the full-width plies of `@N` (0: none).
+    struct Reference<'a> {
+        eval: &'a WithCuts,
+        t: u32,
+        reduce: bool,
+        plies: u32,
+        /// Moves searched reduced, and those searched again (as `SearchStats` counts them).
+        reduced: std::cell::Cell<u64>,
+        again: std::cell::Cell<u64>,
+    }
+
+    /// Plain recursion of a selective PVS node `ply` plies below the root, moves in square
+    /// order (no table, killers, history or mobility keys), quiescence off: the cut tries of
+    /// `probcut` (none whose shallow search ends before the full-width plies) and, with
+    /// `reduce`, the late-move reductions (none at a node before the plies' last), written out
+    /// directly from their definitions (the slow reference of
+    /// `reductions_match_the_reference`).
+    fn reference(r: &Reference<'_>, pos: &Position, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            if pos.is_game_over() {
+                return crate::score::final_value(pos);
+            }
+            if depth == 0 {
+                return crate::score::leaf_value(r.eval, pos);
+            }
+            return -reference(r, &pos.pass_unchecked(), depth, -beta, -alpha, ply + 1);
+        }
+        if depth == 0 {
+            return crate::score::leaf_value(r.eval, pos);
+        }
+        let null = beta - alpha == 1;
+        let selective = depth < pos.empty_count();
+        if selective && null {
+            let cuts = &r.eval.1;
+            let model_of = |models: &[CutModel]| models[cuts.phase(pos.empty_count())];
+            let limit = i64::from(EVAL_LIMIT);
+            for (shallow, models) in cuts.pairs_for(depth).filter(|&(shallow, _)| ply + shallow >= r.plies) {
+                let high = model_of(models).fail_high_bound(beta, r.t);
+                if high > -limit && high <= limit {
+                    let high = high as i32;
+                    if reference(r, pos, shallow, high - 1, high, ply) >= high {
+                        return beta;
+                    }
+                }
+                let low = model_of(models).fail_low_bound(alpha, r.t);
+                if low + 1 > -limit && low < limit {
+                    let low = low as i32;
+                    if reference(r, pos, shallow, low, low + 1, ply) <= low {
+                        return alpha;
+                    }
+                }
+            }
+        }
+        let late = r.reduce && selective && null && depth >= 3 && ply + 1 >= r.plies;
+        let mut best = -INFINITY;
+        for (i, sq) in moves.into_iter().enumerate() {
+            let child = pos.play_with_flips(sq, pos.flips(sq));
+            let s = if i == 0 {
+                -reference(r, &child, depth - 1, -beta, -alpha, ply + 1)
+            } else if late && i >= 3 {
+                // Searched one disc shallower first; again at full depth if it beats alpha.
+                r.reduced.set(r.reduced.get() + 1);
+                let s = -reference(r, &child, depth - 2, -alpha - 1, -alpha, ply + 1);
+                if s > alpha {
+                    r.again.set(r.again.get() + 1);
+                    -reference(r, &child, depth - 1, -alpha - 1, -alpha, ply + 1)
+                } else {
+                    s
+                }
+            } else {
+                let s = -reference(r, &child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && s < beta {
+                    -reference(r, &child, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    s
+                }
+            };
+            if s > best {
+                best = s;
+                alpha = alpha.max(s);
+                if s >= beta {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Selective PVS with and without late-move reductions equals the plain recursion above,
+    /// at levels 0 and 2 (with and without full-width plies), in open, null and narrow windows, on positions from random play at
+    /// every stage (passes and endgames too). The reductions' constants are the reference's
+    /// (reduced after the third move, by one disc, from depth 3), and both branches of the
+    /// reduced search (kept, searched again) are taken.
+    #[test]
+    fn reductions_match_the_reference() {
+        const { assert!(LMR_MIN_MOVES == 3 && LMR_REDUCTION == 1 && LMR_MIN_DEPTH == 3) };
+        let eval = with_cuts();
+        let mut rng = SmallRng::seed_from_u64(0x6c6d_7221);
+        let (mut checked, mut reduced, mut again) = (0, 0, 0);
+        for game in 0..40 {
+            let plies = if game % 8 == 7 { 52 } else { rng.random_range(2..50) };
+            let pos = othello_rules::random::play_random(&Position::start(), plies, &mut rng);
+            if pos.is_game_over() {
+                continue;
+            }
+            let reduce = game % 5 != 4;
+            let level = if game % 2 == 0 { 0 } else { 2 };
+            // Every third game with full-width plies (`@2` to `@5`).
+            let selectivity = if game % 3 == 1 {
+                Selectivity::LevelFrom(level, 2 + (game / 3) as u8 % 4)
+            } else {
+                Selectivity::Level(level)
+            };
+            let config = SearchConfig::default()
+                .with_killers(false)
+                .with_history(false)
+                .with_mobility_ordering(false)
+                .with_selectivity(selectivity)
+                .with_reductions(reduce);
+            let r = Reference {
+                eval: &eval,
+                t: selectivity.confidence().unwrap(),
+                reduce,
+                plies: selectivity.full_width_plies(),
+                reduced: 0.into(),
+                again: 0.into(),
+            };
+            let depth = 3 + game as u32 % 4;
+            let a = rng.random_range(-600..600);
+            for (alpha, beta) in [(-INFINITY, INFINITY), (a, a + 1), (a - 150, a + 150)] {
+                let clock = Clock::new(&Limits::none(), pos.empty_count());
+                let mut w = Worker::<_, TranspositionTable>::new(
+                    &eval,
+                    None,
+                    &clock,
+                    &config,
+                    &pos,
+                    Heuristics::default(),
+                    u64::MAX,
+                );
+                let got = w.search(pos.player().0, pos.opponent().0, depth, alpha, beta, 0);
+                let (reduced_before, again_before) = (r.reduced.get(), r.again.get());
+                let want = reference(&r, &pos, depth, alpha, beta, 0);
+                assert_eq!(got, want, "{pos} depth {depth} ({alpha}, {beta}) reductions {reduce}");
+                assert_eq!(
+                    (w.stats.reductions, w.stats.reduction_researches),
+                    (r.reduced.get() - reduced_before, r.again.get() - again_before),
+                    "{pos} depth {depth} ({alpha}, {beta}) {selectivity}"
+                );
+                reduced += w.stats.reductions;
+                again += w.stats.reduction_researches;
+                checked += 1;
+            }
+        }
+        assert!(
+            checked >= 90 && again > 0 && reduced > 2 * again,
+            "{checked} {reduced} {again}"
         );
     }
 

@@ -75,6 +75,15 @@ pub struct SearchConfig {
     /// see [`Selectivity`]. Ignored by the reference algorithms and by evaluations without a
     /// cut table.
     pub selectivity: Selectivity,
+    /// Late-move reductions, part of selective search: at a non-PV node of depth 3 or more
+    /// where a cut may be tried, the moves after the first three are searched first one disc
+    /// shallower with a null window, and at the full depth only when they beat alpha there.
+    /// Like the selectivity level, part of the question a search answers; nothing changes
+    /// where the search is full-width (selectivity off, an evaluation without a cut table,
+    /// the reference algorithms, a node that reaches the end of the game). Off by default:
+    /// +31 Elo in self-play at equal time, but no measured gain against Zebra
+    /// (docs/search.md, "Late-move reductions").
+    pub reductions: bool,
     /// Under a game clock, stop deepening at half the soft bound once the best move stayed the
     /// same for several iterations, giving the time back to the clock (see the deepening's
     /// `soft_bound`, docs/engine.md "Time"); off keeps the plain soft bound. A fixed time per
@@ -85,7 +94,8 @@ pub struct SearchConfig {
 impl Default for SearchConfig {
     /// PVS, 16 MiB, one thread, no quiescence, killers + history + mobility ordering,
     /// aspiration windows, endgame solver from 14 empties, no multi-PV, selectivity level 2
-    /// (selective only with an evaluation that has a cut table), stable stop on. The ordering
+    /// (selective only with an evaluation that has a cut table) without late-move reductions,
+    /// stable stop on. The ordering
     /// choice is measured in `docs/BENCHMARKS.md`, the selectivity in `docs/search.md`, the
     /// stable stop in `docs/engine.md` ("Time") and `docs/BENCHMARKS.md`.
     fn default() -> SearchConfig {
@@ -101,6 +111,7 @@ impl Default for SearchConfig {
             endgame_empties: 14,
             multi_pv: false,
             selectivity: DEFAULT_SELECTIVITY,
+            reductions: false,
             stable_stop: true,
         }
     }
@@ -174,6 +185,13 @@ impl SearchConfig {
     #[must_use]
     pub fn with_selectivity(mut self, selectivity: Selectivity) -> SearchConfig {
         self.selectivity = selectivity;
+        self
+    }
+
+    /// Sets [`SearchConfig::reductions`].
+    #[must_use]
+    pub fn with_reductions(mut self, reductions: bool) -> SearchConfig {
+        self.reductions = reductions;
         self
     }
 

@@ -41,8 +41,9 @@ pub struct Searcher<E: Evaluator, T: Table = TranspositionTable> {
     table_mib: usize,
     /// The horizon rule the table's values were computed under: a value depends on it as well
     /// as on the position (the board size is part of the table's key, so sizes share a table).
-    /// The selectivity too: a selective entry serves only a search at its level.
-    table_quiescence: Option<(bool, Selectivity)>,
+    /// The selectivity too (and the late-move reductions): a selective entry serves only a
+    /// search at its level.
+    table_quiescence: Option<(bool, Selectivity, bool)>,
     /// Whether the table holds nothing (just allocated or cleared, no search since): an empty
     /// table suits any rule, so the next search need not clear it again.
     table_empty: bool,
@@ -148,9 +149,9 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
     }
 
     /// Makes the table match the configuration: its size, and the horizon rule and the
-    /// selectivity its values were computed under (a change of the quiescence setting or of
-    /// the selectivity clears a table that holds values: a selective entry never serves a less
-    /// selective search). A change of board size needs nothing: the size is part of the
+    /// selectivity its values were computed under (a change of the quiescence setting, of
+    /// the selectivity or of the late-move reductions clears a table that holds values: a
+    /// selective entry never serves a less selective search). A change of board size needs nothing: the size is part of the
     /// table's key, and searches of other sizes are full-width.
     fn prepare_table(&mut self) {
         if !self.config.algorithm.prunes() || self.config.tt_mib == 0 {
@@ -160,7 +161,7 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
             self.table_empty = true;
         }
         let table = self.table.as_ref().expect("allocated above");
-        let rule = (self.config.quiescence, self.config.selectivity);
+        let rule = (self.config.quiescence, self.config.selectivity, self.config.reductions);
         if self.table_quiescence != Some(rule) {
             if !self.table_empty {
                 table.clear();

@@ -29,6 +29,11 @@ pub struct SearchStats {
     pub probcut_tries: u64,
     /// Nodes cut by selective search (a shallow search put them beyond the window).
     pub probcuts: u64,
+    /// Late moves searched first at a reduced depth (late-move reductions of selective
+    /// search).
+    pub reductions: u64,
+    /// Reduced moves that beat alpha and were searched again at the full depth.
+    pub reduction_researches: u64,
     /// Wall-clock time of the search.
     pub time: Duration,
 }
@@ -62,5 +67,54 @@ impl std::ops::AddAssign<&SearchStats> for SearchStats {
         self.quiescence_nodes += other.quiescence_nodes;
         self.probcut_tries += other.probcut_tries;
         self.probcuts += other.probcuts;
+        self.reductions += other.reductions;
+        self.reduction_researches += other.reduction_researches;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Adding sums every counter (the threads' counters are summed this way); the time is the
+    /// caller's to set.
+    #[test]
+    fn adding_sums_every_counter() {
+        let one = SearchStats {
+            nodes: 1,
+            leaf_evals: 2,
+            beta_cutoffs: 3,
+            first_move_cutoffs: 4,
+            tt_probes: 5,
+            tt_hits: 6,
+            tt_cutoffs: 7,
+            quiescence_nodes: 8,
+            probcut_tries: 9,
+            probcuts: 10,
+            reductions: 11,
+            reduction_researches: 12,
+            time: Duration::from_millis(13),
+        };
+        let mut sum = one.clone();
+        sum += &one;
+        sum += &one;
+        let counters = |s: &SearchStats| {
+            [
+                s.nodes,
+                s.leaf_evals,
+                s.beta_cutoffs,
+                s.first_move_cutoffs,
+                s.tt_probes,
+                s.tt_hits,
+                s.tt_cutoffs,
+                s.quiescence_nodes,
+                s.probcut_tries,
+                s.probcuts,
+                s.reductions,
+                s.reduction_researches,
+            ]
+        };
+        assert_eq!(counters(&sum), counters(&one).map(|c| 3 * c));
+        assert_eq!(sum.time, one.time);
     }
 }

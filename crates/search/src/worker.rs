@@ -35,6 +35,8 @@ pub(crate) struct Worker<'a, E: Evaluator, T: Table> {
     pub(crate) cuts: Option<(&'a CutTable, u32, u32)>,
     /// The selectivity in effect (`Off` when `cuts` is `None`).
     pub(crate) selectivity: Selectivity,
+    /// Late-move reductions at selective nodes (`SearchConfig::reductions`; only with `cuts`).
+    pub(crate) reductions: bool,
     /// The move-generation back end whose copy of the recursion runs (`kernel.rs`).
     pub(crate) backend: Backend,
     pub(crate) size: BoardSize,
@@ -87,6 +89,7 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
             history: config.history,
             mobility: config.mobility_ordering,
             depth_one: true,
+            reductions: config.reductions && cuts.is_some(),
             cuts,
             selectivity,
             backend: movegen::backend(),

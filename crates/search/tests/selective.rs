@@ -1,6 +1,7 @@
-//! Selective search (multi-ProbCut): with an infinite confidence it is the full-width search
-//! exactly (values and nodes), it cuts with a real one, exact solves stay exact, the caller's
-//! position is untouched and single-threaded results are deterministic.
+//! Selective search (multi-ProbCut and late-move reductions): with an infinite confidence it
+//! is the full-width search exactly (values and nodes), it cuts with a real one, exact solves
+//! stay exact, the caller's position is untouched and single-threaded results are
+//! deterministic; the reductions change nothing where the search is full-width.
 
 use othello_eval::{CutModel, CutTable, Evaluator, WeightedEval};
 use othello_rules::random::play_random;
@@ -79,9 +80,12 @@ fn infinite_confidence_is_the_full_width_search() {
         } else {
             Algorithm::Pvs
         };
+        // Late-move reductions are part of a selective search whatever its confidence: off
+        // here, where the question is the cut bounds (they have tests of their own below).
         let base = SearchConfig::default()
             .with_algorithm(algorithm)
-            .with_quiescence(i % 2 == 0);
+            .with_quiescence(i % 2 == 0)
+            .with_reductions(false);
         let depth = 5 + i as u32 % 4;
         let off = search(&e, base.clone().with_selectivity(Selectivity::Off), pos, depth);
         let inf = search(&e, base.with_selectivity(Selectivity::Confidence(u32::MAX)), pos, depth);
@@ -301,4 +305,91 @@ fn full_width_plies_keep_the_first_plies_uncut() {
         }
     }
     assert!(differs_at_3 > 0 && differs_at_6 > 0, "{differs_at_3} {differs_at_6}");
+}
+
+/// Late-move reductions belong to selective search: with selectivity off, without a cut table,
+/// on 6x6 and in searches that reach the end of the game, a search with them is the one
+/// without them exactly (values, moves, PVs and node counts), and none is counted.
+#[test]
+fn reductions_change_nothing_where_the_search_is_full_width() {
+    let e = eval();
+    let hand = WeightedEval::default();
+    for (i, pos) in positions(12, 8).iter().enumerate() {
+        let depth = 5 + i as u32 % 3;
+        let on = SearchConfig::default().with_reductions(true);
+        let off = SearchConfig::default().with_reductions(false);
+        let full = |c: &SearchConfig| c.clone().with_selectivity(Selectivity::Off);
+        let a = search(&e, full(&on), pos, depth);
+        assert_eq!(key(&a), key(&search(&e, full(&off), pos, depth)), "{pos}");
+        assert_eq!(a.stats.reductions, 0);
+        let level = |c: &SearchConfig| {
+            c.clone()
+                .with_selectivity(Selectivity::Level(0))
+                .with_endgame_empties(0)
+        };
+        let b = Searcher::new(&hand, level(&on)).search(pos, &Limits::depth(depth), |_| {});
+        let c = Searcher::new(&hand, level(&off)).search(pos, &Limits::depth(depth), |_| {});
+        assert_eq!(key(&b), key(&c), "{pos}");
+        assert_eq!(b.stats.reductions, 0);
+    }
+    for pos in positions(40, 9).into_iter().filter(|p| p.empty_count() <= 11).take(6) {
+        let depth = pos.empty_count();
+        let level = SearchConfig::default().with_selectivity(Selectivity::Level(0));
+        let a = search(&e, level.clone().with_reductions(true), &pos, depth);
+        let b = search(&e, level.with_reductions(false), &pos, depth);
+        assert!(a.exact);
+        assert_eq!(key(&a), key(&b), "{pos}");
+        assert_eq!(a.stats.reductions, 0);
+    }
+    let six = Position::start_of(BoardSize::Six);
+    let level = SearchConfig::default().with_selectivity(Selectivity::Level(0));
+    let a = search(&e, level.clone().with_reductions(true), &six, 7);
+    assert_eq!(key(&a), key(&search(&e, level.with_reductions(false), &six, 7)));
+    assert_eq!(a.stats.reductions, 0);
+}
+
+/// At a level, the reductions reduce late moves, search some of them again, and search fewer
+/// nodes over the set than the same level without them; a searcher switched between the two
+/// clears its table, so each search equals a fresh searcher's.
+#[test]
+fn reductions_reduce_and_a_switch_clears_the_table() {
+    let e = eval();
+    // No killers or history, which a searcher carries from one search to the next: the
+    // switched searcher then differs from a fresh one only by what its table holds.
+    let level = SearchConfig::default()
+        .with_selectivity(Selectivity::Level(1))
+        .with_endgame_empties(0)
+        .with_killers(false)
+        .with_history(false);
+    let (mut with, mut without, mut reduced, mut again) = (0, 0, 0, 0);
+    let mut switched = Searcher::new(&e, level.clone());
+    for (i, pos) in positions(16, 10).iter().enumerate() {
+        let depth = 8.min(pos.empty_count() - 1);
+        let a = search(&e, level.clone().with_reductions(true), pos, depth);
+        let b = search(&e, level.clone().with_reductions(false), pos, depth);
+        assert!(pos.is_legal(a.best_move));
+        assert_eq!(b.stats.reductions, 0);
+        assert!(a.stats.reduction_researches <= a.stats.reductions);
+        with += a.nodes;
+        without += b.nodes;
+        reduced += a.stats.reductions;
+        again += a.stats.reduction_researches;
+        // The switched searcher's table holds the other setting's entries of this position.
+        let (first, second, want) = if i % 2 == 0 {
+            (false, true, &a)
+        } else {
+            (true, false, &b)
+        };
+        switched.config_mut().reductions = first;
+        switched.search(pos, &Limits::depth(depth), |_| {});
+        switched.config_mut().reductions = second;
+        let got = switched.search(pos, &Limits::depth(depth), |_| {});
+        assert_eq!(
+            (got.best_move, got.score, got.pv.clone()),
+            (want.best_move, want.score, want.pv.clone()),
+            "{pos}"
+        );
+    }
+    assert!(again > 0 && reduced > again, "{reduced} {again}");
+    assert!(with < without, "{with} vs {without}");
 }

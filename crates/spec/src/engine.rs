@@ -30,6 +30,7 @@ pub const SEARCH_KEYS: &[&str] = &[
     "aspiration",
     "endgame",
     "selectivity",
+    "reductions",
     "stablestop",
 ];
 /// Keys of the MCTS engine.
@@ -157,6 +158,9 @@ pub fn search_config(spec: &mut Spec, algorithm: Algorithm) -> Result<(SearchCon
     }
     if let Some(a) = spec.flag("aspiration")? {
         config.aspiration = a;
+    }
+    if let Some(r) = spec.flag("reductions")? {
+        config.reductions = r;
     }
     if let Some(s) = spec.flag("stablestop")? {
         config.stable_stop = s;
@@ -449,6 +453,11 @@ mod tests {
         let c = searcher.config();
         assert_eq!((c.tt_mib, c.threads, c.endgame_empties), (2, 2, 12));
         assert!(!(c.quiescence || c.killers || c.history || c.mobility_ordering || c.aspiration || c.stable_stop));
+        assert!(!c.reductions && !SearchConfig::default().reductions);
+        let Engine::Search { searcher: on, .. } = engine("pvs:reductions=on").unwrap() else {
+            panic!("a search")
+        };
+        assert!(on.config().reductions);
         assert!(matches!(searcher.evaluator(), SpecEval::Weighted(_)));
         let t = limits.time.unwrap();
         // A fixed time per move: both bounds at it.
@@ -516,7 +525,7 @@ mod tests {
             ),
             (
                 "pvs:playouts=3",
-                "unknown key 'playouts' for engine 'pvs' (known: depth, time, nodes, eval, weights, tt, threads, quiescence, killers, history, mobility, aspiration, endgame, selectivity, stablestop)",
+                "unknown key 'playouts' for engine 'pvs' (known: depth, time, nodes, eval, weights, tt, threads, quiescence, killers, history, mobility, aspiration, endgame, selectivity, reductions, stablestop)",
             ),
             (
                 "mcts:nodes=3,playouts=4",

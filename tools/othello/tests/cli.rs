@@ -449,6 +449,10 @@ fn all_moves_reports_the_nodes_it_searched() {
 /// docs/BENCHMARKS.md, "The bench signature").
 const BENCH_SIGNATURE_DEPTH_6: u64 = 80884;
 
+/// The same signature with late-move reductions (`pvs:reductions=on`, off by default): their
+/// move order and the plies they pass on (killers are kept per ply) show in the count.
+const BENCH_SIGNATURE_REDUCTIONS_DEPTH_6: u64 = 70372;
+
 #[test]
 fn bench_signature() {
     let o = othello(&["bench", "--depth", "6", "--json"]);
@@ -470,6 +474,19 @@ fn bench_signature() {
         last["nodes"].as_u64().unwrap(),
         BENCH_SIGNATURE_DEPTH_6,
         "bench signature changed"
+    );
+    let reduced = json_lines(&othello(&[
+        "bench",
+        "--depth",
+        "6",
+        "--json",
+        "--engine",
+        "pvs:reductions=on",
+    ]));
+    assert_eq!(
+        reduced.last().unwrap()["nodes"].as_u64().unwrap(),
+        BENCH_SIGNATURE_REDUCTIONS_DEPTH_6,
+        "bench signature with reductions changed"
     );
 }
 

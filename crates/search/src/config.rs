@@ -95,9 +95,9 @@ impl Default for SearchConfig {
     /// PVS, 16 MiB, one thread, no quiescence, killers + history + mobility ordering,
     /// aspiration windows, endgame solver from 14 empties, no multi-PV, selectivity level 2
     /// (selective only with an evaluation that has a cut table) without late-move reductions,
-    /// stable stop on. The ordering
-    /// choice is measured in `docs/BENCHMARKS.md`, the selectivity in `docs/search.md`, the
-    /// stable stop in `docs/engine.md` ("Time") and `docs/BENCHMARKS.md`.
+    /// stable stop on. The ordering choice is measured in `docs/BENCHMARKS.md`, the
+    /// selectivity and the reductions in `docs/search.md`, the stable stop in `docs/engine.md`
+    /// ("Time") and `docs/BENCHMARKS.md`.
     fn default() -> SearchConfig {
         SearchConfig {
             algorithm: Algorithm::Pvs,

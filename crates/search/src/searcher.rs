@@ -39,11 +39,11 @@ pub struct Searcher<E: Evaluator, T: Table = TranspositionTable> {
     config: SearchConfig,
     table: Option<T>,
     table_mib: usize,
-    /// The horizon rule the table's values were computed under: a value depends on it as well
-    /// as on the position (the board size is part of the table's key, so sizes share a table).
-    /// The selectivity too (and the late-move reductions): a selective entry serves only a
-    /// search at its level.
-    table_quiescence: Option<(bool, Selectivity, bool)>,
+    /// The rule the table's values were computed under, `(quiescence, selectivity,
+    /// reductions)`: a value depends on it as well as on the position (the board size is part
+    /// of the table's key, so sizes share a table), and a selective entry serves only a search
+    /// at its level with the same reductions.
+    table_rule: Option<(bool, Selectivity, bool)>,
     /// Whether the table holds nothing (just allocated or cleared, no search since): an empty
     /// table suits any rule, so the next search need not clear it again.
     table_empty: bool,
@@ -83,7 +83,7 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
             config,
             table: None,
             table_mib: 0,
-            table_quiescence: None,
+            table_rule: None,
             table_empty: false,
             heuristics: Heuristics::default(),
             helper_heuristics: Vec::new(),
@@ -144,15 +144,16 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
         self.table = None;
         self.table = Some(T::with_mib(self.config.tt_mib));
         self.table_mib = self.config.tt_mib;
-        self.table_quiescence = None;
+        self.table_rule = None;
         true
     }
 
     /// Makes the table match the configuration: its size, and the horizon rule and the
     /// selectivity its values were computed under (a change of the quiescence setting, of
     /// the selectivity or of the late-move reductions clears a table that holds values: a
-    /// selective entry never serves a less selective search). A change of board size needs nothing: the size is part of the
-    /// table's key, and searches of other sizes are full-width.
+    /// selective entry never serves a less selective search). A change of board size needs
+    /// nothing: the size is part of the table's key, and searches of other sizes are
+    /// full-width.
     fn prepare_table(&mut self) {
         if !self.config.algorithm.prunes() || self.config.tt_mib == 0 {
             return;
@@ -162,11 +163,11 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
         }
         let table = self.table.as_ref().expect("allocated above");
         let rule = (self.config.quiescence, self.config.selectivity, self.config.reductions);
-        if self.table_quiescence != Some(rule) {
+        if self.table_rule != Some(rule) {
             if !self.table_empty {
                 table.clear();
             }
-            self.table_quiescence = Some(rule);
+            self.table_rule = Some(rule);
         }
         // The search about to run fills it.
         self.table_empty = false;

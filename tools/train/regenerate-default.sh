@@ -2,26 +2,28 @@
 # Regenerates the pattern evaluation's default weights (crates/pattern/weights/default.bin) from
 # the seeds and budgets recorded below, and prints the SHA-256 of the file it makes.
 #
-#   tools/train/regenerate-default.sh [--tiny] [--install] [--refine-only PRIOR | --deep-only PRIOR] [DIR]
+#   tools/train/regenerate-default.sh [--tiny] [--install] [--refine-only PRIOR | --deep-only PRIOR | --second-only PRIOR] [DIR]
 #
 # DIR (default target/regenerate-default) keeps every intermediate file; each step resumes
 # from what DIR holds, so an interrupted run is started again with the same command. --tiny
 # runs the same recipe with tiny budgets (about a minute after the build) to check that it
 # works end to end. --install copies the result over crates/pattern/weights/default.bin.
-# The recipe has three stages: the base (steps 1-6: hand-feature and pattern self-play, exact
+# The recipe has four stages: the base (steps 1-6: hand-feature and pattern self-play, exact
 # labels, a fit with a search bootstrap of the midgame, the selective search's cut table
 # fitted for it), the refinement (steps 7-9: self-play with the base's weights, exact
 # labels at 12-18 empties and search labels at 21-60 (the mean of depths 8 and 9, which
 # cancels the evaluation's odd/even swing), a warm-started refit of the base that keeps its
-# cut table) and the deep refinement (steps 10-12: self-play with the refinement's weights,
+# cut table), the deep refinement (steps 10-12: self-play with the refinement's weights,
 # selective depth-12 search labels at 21-56 empties (the mean of depths 11 and 12, level 2
 # with the refinement's cut table), a warm-started refit of the phases from 21 empties that
-# keeps the cut table). --refine-only PRIOR runs the last two stages on the weights file PRIOR
-# (the default of 2026-12-01, SHA-256 9702f2ed..., the file of the commit before the first
-# refinement, makes the shipped default); --deep-only PRIOR runs the deep refinement alone (on
-# the default of 2026-12-02, SHA-256 3cf55fd4..., it makes the shipped default). The full
-# budget is about 8.5 core-hours on a 2020s x86-64 core
-# (docs/pattern.md, "How to train"). Same code, same budgets: same file, same hash.
+# keeps the cut table) and the second deep round (steps 13-15: the same with the deep
+# refinement's weights playing and labelling, on a new seed). --refine-only PRIOR runs the
+# last three stages on the weights file PRIOR (the default of 2026-12-01, SHA-256
+# 9702f2ed..., the file of the commit before the first refinement); --deep-only PRIOR runs
+# the last two (on the default of 2026-12-02, SHA-256 3cf55fd4...); --second-only PRIOR runs
+# the second deep round alone (on the default of 2026-12-03 11:22 UTC, SHA-256 df2a969d...,
+# it makes the shipped default). The full budget is about 10 core-hours on a 2020s x86-64
+# core (docs/pattern.md, "How to train"). Same code, same budgets: same file, same hash.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -29,6 +31,7 @@ tiny=0
 install=0
 prior=
 deep_only=0
+second_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --tiny) tiny=1 ;;
@@ -40,6 +43,10 @@ while [ $# -gt 0 ]; do
     --deep-only)
       [ $# -ge 2 ] || { echo "regenerate-default.sh: --deep-only needs a weights file" >&2; exit 2; }
       prior=$2; deep_only=1; shift
+      [ -f "$prior" ] || { echo "regenerate-default.sh: no weights file $prior" >&2; exit 2; } ;;
+    --second-only)
+      [ $# -ge 2 ] || { echo "regenerate-default.sh: --second-only needs a weights file" >&2; exit 2; }
+      prior=$2; deep_only=1; second_only=1; shift
       [ -f "$prior" ] || { echo "regenerate-default.sh: no weights file $prior" >&2; exit 2; } ;;
     -*) echo "regenerate-default.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
@@ -55,19 +62,21 @@ SEED_FIT=2026           # the bootstraps' choice of positions
 SEED_REFINE=2028        # the refinement's pattern self-play, four ranges of game numbers
 SEED_CUTS=2026          # the cut table's self-play positions
 SEED_DEEP=2029          # the deep refinement's pattern self-play, two ranges of game numbers
+SEED_DEEP2=2030         # the second deep round's pattern self-play, two ranges of game numbers
 if [ "$tiny" = 1 ]; then
   HAND_GAMES=40; PATTERN_GAMES=10; MAX_EMPTIES=10; HELD_OUT_GAMES=2
   BOOT_POSITIONS=40; ITERATIONS=20; PATTERN_DEPTH=2
   REFINE_GAMES=(6 6 4 4); REFINE_DEPTH=2; LABEL_DEPTH=3; CUT_GAMES=4; CUT_DEPTH=5
-  DEEP_GAMES=(3 3); DEEP_LABEL_DEPTH=6
+  DEEP_GAMES=(3 3); DEEP_LABEL_DEPTH=6; DEEP2_GAMES=(3 3)
 else
   HAND_GAMES=60000; PATTERN_GAMES=42646; MAX_EMPTIES=18; HELD_OUT_GAMES=200
   BOOT_POSITIONS=12000; ITERATIONS=150; PATTERN_DEPTH=6
   REFINE_GAMES=(20000 20000 6335 6404); REFINE_DEPTH=6; LABEL_DEPTH=9; CUT_GAMES=60; CUT_DEPTH=11
-  DEEP_GAMES=(7000 7000); DEEP_LABEL_DEPTH=12
+  DEEP_GAMES=(7000 7000); DEEP_LABEL_DEPTH=12; DEEP2_GAMES=(3500 3500)
 fi
 REFINE_FIRST=(200000 220000 240000 260000)
 DEEP_FIRST=(300000 320000)
+DEEP2_FIRST=(340000 360000)
 FIT=(--model pattern --phases 15 --test-every 10 --ridge 30 --iterations "$ITERATIONS" --margin 1
   --prior-previous --bootstrap-depth 4 --bootstrap-positions "$BOOT_POSITIONS" --seed "$SEED_FIT" --quiet)
 
@@ -128,6 +137,7 @@ tail -n 3 "$dir/refit.txt" >&2
 prior="$dir/refined.bin"
 fi
 
+if [ "$second_only" = 0 ]; then
 step "10. deep refinement self-play with $prior: ${DEEP_GAMES[*]} games from ${DEEP_FIRST[*]}, seed $SEED_DEEP"
 for i in 0 1; do
   $B games --out "$dir/deep-games-$i.jsonl" --first "${DEEP_FIRST[$i]}" --games "${DEEP_GAMES[$i]}" \
@@ -144,9 +154,29 @@ step "12. warm-started refit of $prior from 21 empties, keeping its cut table"
 $B fit --model pattern --phases 15 --test-every 10 --min-empties 21 \
   --labels "$dir/deep-search-0.jsonl" --labels "$dir/deep-search-1.jsonl" \
   --prior-weights "$prior" --prior-strength 1 --ridge 100 --margin 0 --bootstrap-depth 0 \
-  --prior-sections --quiet --out "$dir/default.bin" > "$dir/deep-refit.txt" 2>&1
+  --prior-sections --quiet --out "$dir/deep.bin" > "$dir/deep-refit.txt" 2>&1
 tail -n 3 "$dir/deep-refit.txt" >&2
-step "13. errors on the frozen held-out file"
+prior="$dir/deep.bin"
+fi
+
+step "13. second deep round's self-play with $prior: ${DEEP2_GAMES[*]} games from ${DEEP2_FIRST[*]}, seed $SEED_DEEP2"
+for i in 0 1; do
+  $B games --out "$dir/deep2-games-$i.jsonl" --first "${DEEP2_FIRST[$i]}" --games "${DEEP2_GAMES[$i]}" \
+    --seed "$SEED_DEEP2" --depth "$REFINE_DEPTH" --epsilon 0.05 --random-plies 10 --weights "$prior" --quiet
+done
+step "14. its selective search labels at 21-56 empties, as in step 11, searched with $prior"
+for i in 0 1; do
+  $B labels --games "$dir/deep2-games-$i.jsonl" --out "$dir/deep2-search-$i.jsonl" --mode search \
+    --depth "$DEEP_LABEL_DEPTH" --mean-of 2 --selectivity 2 --weights "$prior" --min-empties 21 \
+    --max-empties 56 --quiet
+done
+step "15. warm-started refit of $prior from 21 empties on them, keeping its cut table"
+$B fit --model pattern --phases 15 --test-every 10 --min-empties 21 \
+  --labels "$dir/deep2-search-0.jsonl" --labels "$dir/deep2-search-1.jsonl" \
+  --prior-weights "$prior" --prior-strength 1 --ridge 100 --margin 0 --bootstrap-depth 0 \
+  --prior-sections --quiet --out "$dir/default.bin" > "$dir/deep2-refit.txt" 2>&1
+tail -n 3 "$dir/deep2-refit.txt" >&2
+step "16. errors on the frozen held-out file"
 $B errors --labels tools/train/data/heldout-14-20.jsonl --weights "$dir/default.bin" --bucket 7 | tail -n 2 >&2
 if [ "$install" = 1 ]; then
   cp "$dir/default.bin" crates/pattern/weights/default.bin

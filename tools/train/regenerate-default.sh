@@ -137,45 +137,41 @@ tail -n 3 "$dir/refit.txt" >&2
 prior="$dir/refined.bin"
 fi
 
-if [ "$second_only" = 0 ]; then
-step "10. deep refinement self-play with $prior: ${DEEP_GAMES[*]} games from ${DEEP_FIRST[*]}, seed $SEED_DEEP"
-for i in 0 1; do
-  $B games --out "$dir/deep-games-$i.jsonl" --first "${DEEP_FIRST[$i]}" --games "${DEEP_GAMES[$i]}" \
-    --seed "$SEED_DEEP" --depth "$REFINE_DEPTH" --epsilon 0.05 --random-plies 10 --weights "$prior" --quiet
-done
-step "11. selective search labels at 21-56 empties: the mean of depths $((DEEP_LABEL_DEPTH - 1)) and $DEEP_LABEL_DEPTH, level 2"
-for i in 0 1; do
-  $B labels --games "$dir/deep-games-$i.jsonl" --out "$dir/deep-search-$i.jsonl" --mode search \
-    --depth "$DEEP_LABEL_DEPTH" --mean-of 2 --selectivity 2 --weights "$prior" --min-empties 21 \
-    --max-empties 56 --quiet
-done
-step "12. warm-started refit of $prior from 21 empties, keeping its cut table"
-# From 21 empties: the phases of 21-24 to 53-56 (57-60 has no labels and keeps its weights).
-$B fit --model pattern --phases 15 --test-every 10 --min-empties 21 \
-  --labels "$dir/deep-search-0.jsonl" --labels "$dir/deep-search-1.jsonl" \
-  --prior-weights "$prior" --prior-strength 1 --ridge 100 --margin 0 --bootstrap-depth 0 \
-  --prior-sections --quiet --out "$dir/deep.bin" > "$dir/deep-refit.txt" 2>&1
-tail -n 3 "$dir/deep-refit.txt" >&2
-prior="$dir/deep.bin"
-fi
+# One deep round (steps 10-12 and 13-15): self-play with the weights $prior, selective search
+# labels of its positions at 21-56 empties (the mean of depths DEEP_LABEL_DEPTH - 1 and
+# DEEP_LABEL_DEPTH, level 2, searched with $prior and its cut table), and a warm-started refit
+# of $prior's phases from 21 empties (21-24 to 53-56; 57-60 has no labels and keeps its
+# weights) that keeps its cut table. The round's files are DIR/NAME-*; the weights go to OUT.
+#   deep_round FIRST_STEP NAME SEED FIRST_0 GAMES_0 FIRST_1 GAMES_1 OUT
+deep_round() {
+  local n=$1 name=$2 seed=$3 out=$8
+  local first=("$4" "$6") games=("$5" "$7")
+  step "$n. $name self-play with $prior: ${games[*]} games from ${first[*]}, seed $seed"
+  for i in 0 1; do
+    $B games --out "$dir/$name-games-$i.jsonl" --first "${first[$i]}" --games "${games[$i]}" \
+      --seed "$seed" --depth "$REFINE_DEPTH" --epsilon 0.05 --random-plies 10 --weights "$prior" --quiet
+  done
+  step "$((n + 1)). its selective search labels at 21-56 empties: the mean of depths $((DEEP_LABEL_DEPTH - 1)) and $DEEP_LABEL_DEPTH, level 2"
+  for i in 0 1; do
+    $B labels --games "$dir/$name-games-$i.jsonl" --out "$dir/$name-search-$i.jsonl" --mode search \
+      --depth "$DEEP_LABEL_DEPTH" --mean-of 2 --selectivity 2 --weights "$prior" --min-empties 21 \
+      --max-empties 56 --quiet
+  done
+  step "$((n + 2)). warm-started refit of $prior from 21 empties, keeping its cut table"
+  $B fit --model pattern --phases 15 --test-every 10 --min-empties 21 \
+    --labels "$dir/$name-search-0.jsonl" --labels "$dir/$name-search-1.jsonl" \
+    --prior-weights "$prior" --prior-strength 1 --ridge 100 --margin 0 --bootstrap-depth 0 \
+    --prior-sections --quiet --out "$out" > "$dir/$name-refit.txt" 2>&1
+  tail -n 3 "$dir/$name-refit.txt" >&2
+  prior=$out
+}
 
-step "13. second deep round's self-play with $prior: ${DEEP2_GAMES[*]} games from ${DEEP2_FIRST[*]}, seed $SEED_DEEP2"
-for i in 0 1; do
-  $B games --out "$dir/deep2-games-$i.jsonl" --first "${DEEP2_FIRST[$i]}" --games "${DEEP2_GAMES[$i]}" \
-    --seed "$SEED_DEEP2" --depth "$REFINE_DEPTH" --epsilon 0.05 --random-plies 10 --weights "$prior" --quiet
-done
-step "14. its selective search labels at 21-56 empties, as in step 11, searched with $prior"
-for i in 0 1; do
-  $B labels --games "$dir/deep2-games-$i.jsonl" --out "$dir/deep2-search-$i.jsonl" --mode search \
-    --depth "$DEEP_LABEL_DEPTH" --mean-of 2 --selectivity 2 --weights "$prior" --min-empties 21 \
-    --max-empties 56 --quiet
-done
-step "15. warm-started refit of $prior from 21 empties on them, keeping its cut table"
-$B fit --model pattern --phases 15 --test-every 10 --min-empties 21 \
-  --labels "$dir/deep2-search-0.jsonl" --labels "$dir/deep2-search-1.jsonl" \
-  --prior-weights "$prior" --prior-strength 1 --ridge 100 --margin 0 --bootstrap-depth 0 \
-  --prior-sections --quiet --out "$dir/default.bin" > "$dir/deep2-refit.txt" 2>&1
-tail -n 3 "$dir/deep2-refit.txt" >&2
+if [ "$second_only" = 0 ]; then
+  deep_round 10 deep "$SEED_DEEP" "${DEEP_FIRST[0]}" "${DEEP_GAMES[0]}" "${DEEP_FIRST[1]}" \
+    "${DEEP_GAMES[1]}" "$dir/deep.bin"
+fi
+deep_round 13 deep2 "$SEED_DEEP2" "${DEEP2_FIRST[0]}" "${DEEP2_GAMES[0]}" "${DEEP2_FIRST[1]}" \
+  "${DEEP2_GAMES[1]}" "$dir/default.bin"
 step "16. errors on the frozen held-out file"
 $B errors --labels tools/train/data/heldout-14-20.jsonl --weights "$dir/default.bin" --bucket 7 | tail -n 2 >&2
 if [ "$install" = 1 ]; then

@@ -30,24 +30,16 @@ cd "$(dirname "$0")/../.."
 tiny=0
 install=0
 prior=
-deep_only=0
-second_only=0
+stage=1  # the first stage run: 1 the base, 2 the refinement, 3 the deep refinement, 4 the second round
 while [ $# -gt 0 ]; do
   case "$1" in
     --tiny) tiny=1 ;;
     --install) install=1 ;;
-    --refine-only)
-      [ $# -ge 2 ] || { echo "regenerate-default.sh: --refine-only needs a weights file" >&2; exit 2; }
-      prior=$2; shift
-      [ -f "$prior" ] || { echo "regenerate-default.sh: no weights file $prior" >&2; exit 2; } ;;
-    --deep-only)
-      [ $# -ge 2 ] || { echo "regenerate-default.sh: --deep-only needs a weights file" >&2; exit 2; }
-      prior=$2; deep_only=1; shift
-      [ -f "$prior" ] || { echo "regenerate-default.sh: no weights file $prior" >&2; exit 2; } ;;
-    --second-only)
-      [ $# -ge 2 ] || { echo "regenerate-default.sh: --second-only needs a weights file" >&2; exit 2; }
-      prior=$2; deep_only=1; second_only=1; shift
-      [ -f "$prior" ] || { echo "regenerate-default.sh: no weights file $prior" >&2; exit 2; } ;;
+    --refine-only|--deep-only|--second-only)
+      [ $# -ge 2 ] || { echo "regenerate-default.sh: $1 needs a weights file" >&2; exit 2; }
+      [ -f "$2" ] || { echo "regenerate-default.sh: no weights file $2" >&2; exit 2; }
+      case "$1" in --refine-only) stage=2 ;; --deep-only) stage=3 ;; --second-only) stage=4 ;; esac
+      prior=$2; shift ;;
     -*) echo "regenerate-default.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -85,7 +77,7 @@ B=target/release/othello-train
 mkdir -p "$dir"
 step() { echo "== $*" >&2; }
 
-if [ -z "$prior" ]; then
+if [ "$stage" -le 1 ]; then
 step "1. hand-feature self-play: $HAND_GAMES games, seed $SEED_HAND"
 $B games --out "$dir/hand-games.jsonl" --games "$HAND_GAMES" --seed "$SEED_HAND" --quiet
 step "2. exact labels, 1-$MAX_EMPTIES empties; 19-20 for $HELD_OUT_GAMES held-out games"
@@ -112,7 +104,7 @@ $B cuts --weights "$dir/fitted.bin" --out "$dir/base.bin" --samples "$dir/cut-sa
 prior="$dir/base.bin"
 fi
 
-if [ "$deep_only" = 0 ]; then
+if [ "$stage" -le 2 ]; then
 step "7. refinement self-play with $prior: ${REFINE_GAMES[*]} games from ${REFINE_FIRST[*]}, seed $SEED_REFINE"
 for i in 0 1 2 3; do
   $B games --out "$dir/refine-games-$i.jsonl" --first "${REFINE_FIRST[$i]}" --games "${REFINE_GAMES[$i]}" \
@@ -166,7 +158,7 @@ deep_round() {
   prior=$out
 }
 
-if [ "$second_only" = 0 ]; then
+if [ "$stage" -le 3 ]; then
   deep_round 10 deep "$SEED_DEEP" "${DEEP_FIRST[0]}" "${DEEP_GAMES[0]}" "${DEEP_FIRST[1]}" \
     "${DEEP_GAMES[1]}" "$dir/deep.bin"
 fi

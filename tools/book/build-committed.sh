@@ -17,10 +17,10 @@
 #      the order of `openings::builtin`), the positions within 2 discs up to 4, then 5 moves
 #      further, so that a match from those openings stays in the book for its next moves.
 # Leaves are searched by the default engine at depth 14 (13 on odd empties: docs/book.md), at
-# selectivity level 3, the default when the committed book was built (pinned, so that a later
-# default leaves this script reproducing the committed file).
-# Cost on an AMD EPYC Zen 5 (2 cores, 2026-12-02): 2271 s of CPU for both parts, run side by
-# side (about 26 minutes of wall time).
+# selectivity level 3 (pinned, so that a later default level leaves the file as it is). The
+# engine's default weights are not pinned: new default weights give a new book.
+# Cost on an AMD EPYC Zen 4 (2 cores, 2026-12-04): 2136 s of CPU for both parts, run side by
+# side (about 35 minutes of wall time with other work on the same cores).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 engine="pvs:depth=14,selectivity=3" cap=2400 roots=61

@@ -12,7 +12,90 @@ use crate::lstsq::ridge_cg;
 use othello_eval::stable_discs;
 use othello_pattern::{FEATURES, feature_indices, layout};
 use othello_rules::movegen::legal_moves_both;
-use othello_rules::{BoardSize, neighbours};
+use othello_rules::{BoardSize, Square, Symmetry, neighbours};
+
+/// The most squares an extra pattern may read (a table of `3^10` = 59 049 entries).
+pub const MAX_PATTERN_SQUARES: usize = 10;
+
+/// An extra pattern of a variant: squares read in their order, in base 3 (0 an empty square,
+/// 1 a disc of the side to move, 2 an opponent disc: the first square is the lowest digit), on
+/// every distinct image of the ordered list under the eight board symmetries. All images share
+/// one table of `3^len` entries (a pattern that a symmetry maps onto itself in another order is
+/// read in both orders, which ties the mirrored entries).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExtraPattern {
+    squares: [u8; MAX_PATTERN_SQUARES],
+    len: u8,
+}
+
+impl ExtraPattern {
+    /// Parses squares joined by `.`, such as `a1.b1.c1.a2.b2`: 1 to [`MAX_PATTERN_SQUARES`]
+    /// distinct squares.
+    pub fn parse(s: &str) -> Result<ExtraPattern, String> {
+        let mut p = ExtraPattern {
+            squares: [0; MAX_PATTERN_SQUARES],
+            len: 0,
+        };
+        let mut seen = 0u64;
+        for name in s.split('.') {
+            let sq: Square = name
+                .parse()
+                .map_err(|_| format!("bad square {name:?} in pattern {s:?}"))?;
+            if seen & sq.bit() != 0 {
+                return Err(format!("square {name} twice in pattern {s:?}"));
+            }
+            if p.len as usize == MAX_PATTERN_SQUARES {
+                return Err(format!("pattern {s:?} has more than {MAX_PATTERN_SQUARES} squares"));
+            }
+            seen |= sq.bit();
+            p.squares[p.len as usize] = sq.index() as u8;
+            p.len += 1;
+        }
+        Ok(p)
+    }
+
+    /// The squares, in reading order.
+    pub fn squares(&self) -> &[u8] {
+        &self.squares[..self.len as usize]
+    }
+
+    /// Entries of its table: `3^len`.
+    pub fn entries(&self) -> u32 {
+        3u32.pow(u32::from(self.len))
+    }
+
+    /// The distinct images of the ordered square list, in [`Symmetry::ALL`] order of their
+    /// first appearance.
+    pub fn images(&self) -> Vec<Vec<u8>> {
+        let mut out: Vec<Vec<u8>> = Vec::with_capacity(8);
+        for sym in Symmetry::ALL {
+            let image: Vec<u8> = self
+                .squares()
+                .iter()
+                .map(|&q| sym.apply8(1u64 << q).trailing_zeros() as u8)
+                .collect();
+            if !out.contains(&image) {
+                out.push(image);
+            }
+        }
+        out
+    }
+}
+
+/// The base-3 index of the squares `image` (lowest digit first) for the side to move's discs
+/// `p` and the opponent's `o`.
+fn base3(image: &[u8], p: u64, o: u64) -> u32 {
+    image.iter().rev().fold(0, |acc, &q| {
+        let digit = if p >> q & 1 == 1 {
+            1
+        } else if o >> q & 1 == 1 {
+            2
+        } else {
+            0
+        };
+        acc * 3 + digit
+    })
+}
 
 /// A global feature that a variant may add to the patterns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,12 +125,17 @@ pub enum Extra {
     QuadrantAccess,
     /// The pair of potential mobilities, each capped at 31: a table of 1024.
     PotentialPair,
+    /// An extra pattern (`pat:a1.b1.c1...`): one table shared by its images.
+    Pattern(ExtraPattern),
 }
 
 impl Extra {
-    /// Parses a feature name.
-    pub fn parse(s: &str) -> Option<Extra> {
-        Some(match s {
+    /// Parses a feature name, or `pat:` and an extra pattern's squares ([`ExtraPattern::parse`]).
+    pub fn parse(s: &str) -> Result<Extra, String> {
+        if let Some(squares) = s.strip_prefix("pat:") {
+            return ExtraPattern::parse(squares).map(Extra::Pattern);
+        }
+        Ok(match s {
             "pmob" => Extra::PotentialMobility,
             "frontier" => Extra::Frontier,
             "qpar" => Extra::QuadrantParity,
@@ -59,13 +147,17 @@ impl Extra {
             "rpar2" => Extra::RegionAccess,
             "qpar2" => Extra::QuadrantAccess,
             "pmob2" => Extra::PotentialPair,
-            _ => return None,
+            _ => return Err(format!("unknown feature {s:?}")),
         })
     }
 
     /// Sizes of its tables.
-    fn tables(self) -> &'static [u32] {
-        match self {
+    fn tables(self) -> Vec<u32> {
+        if let Extra::Pattern(p) = self {
+            return vec![p.entries()];
+        }
+        let sizes: &[u32] = match self {
+            Extra::Pattern(_) => unreachable!("returned above"),
             Extra::PotentialMobility => &[64, 64],
             Extra::Frontier | Extra::Stable => &[65, 65],
             Extra::QuadrantParity => &[5],
@@ -76,6 +168,16 @@ impl Extra {
             Extra::RegionAccess => &[64],
             Extra::QuadrantAccess => &[25],
             Extra::PotentialPair => &[1024],
+        };
+        sizes.to_vec()
+    }
+
+    /// The table (an index into [`Extra::tables`]) of each value that [`Extra::values`] pushes:
+    /// one value per table, except for a pattern, whose images all go to its one table.
+    fn slots(self) -> Vec<usize> {
+        match self {
+            Extra::Pattern(p) => vec![0; p.images().len()],
+            e => (0..e.tables().len()).collect(),
         }
     }
 
@@ -83,6 +185,11 @@ impl Extra {
     fn values(self, p: u64, o: u64, out: &mut Vec<u32>) {
         let empty = !(p | o);
         match self {
+            Extra::Pattern(pattern) => {
+                for image in pattern.images() {
+                    out.push(base3(&image, p, o));
+                }
+            }
             Extra::PotentialMobility => {
                 out.push((empty & neighbours(o)).count_ones().min(63));
                 out.push((empty & neighbours(p)).count_ones().min(63));
@@ -216,7 +323,7 @@ impl Variant {
                     v.extras = val
                         .split('+')
                         .filter(|x| !x.is_empty())
-                        .map(|x| Extra::parse(x).ok_or(format!("unknown feature {x:?}")))
+                        .map(Extra::parse)
                         .collect::<Result<_, _>>()?
                 }
                 _ => return Err(format!("unknown variant key {k:?}")),
@@ -273,8 +380,23 @@ impl Rows {
     /// The extra indices (absolute, after the pattern weights) of every row, `k` per row.
     fn extras(&self, extras: &[Extra]) -> (Vec<u32>, usize, usize) {
         let per = layout().per_phase as u32;
-        let sizes: Vec<u32> = extras.iter().flat_map(|e| e.tables().iter().copied()).collect();
-        let k = sizes.len();
+        let sizes: Vec<u32> = extras.iter().flat_map(|e| e.tables()).collect();
+        let bases: Vec<u32> = sizes
+            .iter()
+            .scan(per, |base, &s| {
+                let b = *base;
+                *base += s;
+                Some(b)
+            })
+            .collect();
+        // The table of each value, counting the tables of every extra in order.
+        let mut slots = Vec::new();
+        let mut first = 0;
+        for e in extras {
+            slots.extend(e.slots().into_iter().map(|s| first + s));
+            first += e.tables().len();
+        }
+        let k = slots.len();
         let total: u32 = sizes.iter().sum();
         let mut out = Vec::with_capacity(self.len() * k);
         let mut vals = Vec::with_capacity(k);
@@ -283,10 +405,9 @@ impl Rows {
             for e in extras {
                 e.values(p, o, &mut vals);
             }
-            let mut base = per;
-            for (v, s) in vals.iter().zip(&sizes) {
-                out.push(base + (*v).min(s - 1));
-                base += s;
+            debug_assert_eq!(vals.len(), k);
+            for (v, &t) in vals.iter().zip(&slots) {
+                out.push(bases[t] + (*v).min(sizes[t] - 1));
             }
         }
         (out, k, per as usize + total as usize)
@@ -405,5 +526,57 @@ mod tests {
         Extra::RegionParity.values(0, o, &mut out);
         assert_eq!(out, [2]);
         assert_eq!(regions(empty).count(), 2);
+    }
+
+    /// Extra patterns: parsing and its errors, the distinct images, the base-3 reading of each
+    /// image and where a row's values land among the tables.
+    #[test]
+    fn extra_patterns_read_every_image_into_one_table() {
+        let v = Variant::parse("extra=discs+pat:a1.b1").unwrap();
+        let Extra::Pattern(pair) = v.extras[1] else {
+            panic!("{:?}", v.extras)
+        };
+        assert_eq!(pair.squares(), [0, 1]);
+        assert_eq!(pair.entries(), 9);
+        for bad in [
+            "pat:",
+            "pat:a1.a1",
+            "pat:a1.z9",
+            "pat:a1.b1.c1.d1.e1.f1.g1.h1.a2.b2.c2",
+            "pat:a1,b1",
+        ] {
+            assert!(Variant::parse(&format!("extra={bad}")).is_err(), "{bad}");
+        }
+        let ten = ExtraPattern::parse("a1.b1.c1.d1.e1.f1.g1.h1.a2.b2").unwrap();
+        assert_eq!((ten.entries(), ten.images().len()), (59_049, 8));
+        // An edge pair has eight images; a diagonal pair four (the transpose keeps it).
+        assert_eq!(pair.images().len(), 8);
+        let diagonal = ExtraPattern::parse("a1.b2").unwrap();
+        let mut images = diagonal.images();
+        images.sort();
+        // a1 b2, h1 g2, a8 b7, h8 g7.
+        assert_eq!(images, [vec![0, 9], vec![7, 14], vec![56, 49], vec![63, 54]]);
+        // The side to move on a1, the opponent on b1 and h8: a1.b1 reads 1 + 3 * 2; its
+        // transpose a1.a2 reads 1; h8.g8 and h8.h7 read 2; the rest 0.
+        let (p, o) = (1u64, 2u64 | 1 << 63);
+        let mut out = Vec::new();
+        Extra::Pattern(pair).values(p, o, &mut out);
+        out.sort();
+        assert_eq!(out, [0, 0, 0, 0, 1, 2, 2, 7]);
+        // Rows: the disc count's table, then the pattern's, every image into the same one.
+        let rows = Rows {
+            idx: Vec::new(),
+            target: vec![0.0],
+            empties: vec![61],
+            test: vec![true],
+            boards: vec![(p, o)],
+        };
+        let (x, k, n) = rows.extras(&v.extras);
+        let per = layout().per_phase as u32;
+        assert_eq!((k, n), (9, per as usize + 65 + 9));
+        assert_eq!(x[0], per + 1);
+        let mut pattern: Vec<u32> = x[1..].iter().map(|&i| i - per - 65).collect();
+        pattern.sort();
+        assert_eq!(pattern, [0, 0, 0, 0, 1, 2, 2, 7]);
     }
 }

@@ -14,8 +14,9 @@ pub struct Args {
     #[arg(long)]
     test: Vec<String>,
     /// A variant: `phases=15,margin=1,ridge=30,iter=150,prior=1,max=20,extra=pmob+qpar`
-    /// (extras: pmob, frontier, qpar, rpar, stable, discs, mobpair, cmob, rpar2, qpar2, pmob2;
-    /// repeatable).
+    /// (extras: pmob, frontier, qpar, rpar, stable, discs, mobpair, cmob, rpar2, qpar2, pmob2,
+    /// and `pat:SQ.SQ...`, an extra pattern of 1-10 squares such as `pat:a1.b1.c1.a2.b2`, one
+    /// table shared by its symmetric images; repeatable).
     #[arg(long, required = true)]
     variant: Vec<String>,
     /// Hold out every game whose number is a multiple of this.

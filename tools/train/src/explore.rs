@@ -406,8 +406,11 @@ impl Rows {
                 e.values(p, o, &mut vals);
             }
             debug_assert_eq!(vals.len(), k);
-            for (v, &t) in vals.iter().zip(&slots) {
-                out.push(bases[t] + (*v).min(sizes[t] - 1));
+            for (&v, &t) in vals.iter().zip(&slots) {
+                // Every feature caps its own counts (`values`), so a value past its table is a
+                // bug, not a count to clamp.
+                assert!(v < sizes[t], "{:?}: {v} past a table of {}", extras, sizes[t]);
+                out.push(bases[t] + v);
             }
         }
         (out, k, per as usize + total as usize)
@@ -532,7 +535,7 @@ mod tests {
     /// image and where a row's values land among the tables.
     #[test]
     fn extra_patterns_read_every_image_into_one_table() {
-        let v = Variant::parse("extra=discs+pat:a1.b1").unwrap();
+        let v = Variant::parse("extra=pmob+pat:a1.b1").unwrap();
         let Extra::Pattern(pair) = v.extras[1] else {
             panic!("{:?}", v.extras)
         };
@@ -556,14 +559,15 @@ mod tests {
         images.sort();
         // a1 b2, h1 g2, a8 b7, h8 g7.
         assert_eq!(images, [vec![0, 9], vec![7, 14], vec![56, 49], vec![63, 54]]);
-        // The side to move on a1, the opponent on b1 and h8: a1.b1 reads 1 + 3 * 2; its
-        // transpose a1.a2 reads 1; h8.g8 and h8.h7 read 2; the rest 0.
-        let (p, o) = (1u64, 2u64 | 1 << 63);
+        // The side to move on a1 and h7, the opponent on b1 and h8: a1.b1 reads 1 + 3 * 2; its
+        // transpose a1.a2 reads 1; h8.h7 reads 2 + 3 * 1; h8.g8 reads 2; the rest 0.
+        let (p, o) = (1u64 | 1 << 55, 2u64 | 1 << 63);
         let mut out = Vec::new();
         Extra::Pattern(pair).values(p, o, &mut out);
         out.sort();
-        assert_eq!(out, [0, 0, 0, 0, 1, 2, 2, 7]);
-        // Rows: the disc count's table, then the pattern's, every image into the same one.
+        assert_eq!(out, [0, 0, 0, 0, 1, 2, 5, 7]);
+        // Rows: the two potential-mobility tables, then the pattern's, every image into the
+        // same one.
         let rows = Rows {
             idx: Vec::new(),
             target: vec![0.0],
@@ -573,10 +577,12 @@ mod tests {
         };
         let (x, k, n) = rows.extras(&v.extras);
         let per = layout().per_phase as u32;
-        assert_eq!((k, n), (9, per as usize + 65 + 9));
-        assert_eq!(x[0], per + 1);
-        let mut pattern: Vec<u32> = x[1..].iter().map(|&i| i - per - 65).collect();
+        assert_eq!((k, n), (10, per as usize + 128 + 9));
+        let mut mobility = Vec::new();
+        Extra::PotentialMobility.values(p, o, &mut mobility);
+        assert_eq!(x[..2], [per + mobility[0], per + 64 + mobility[1]]);
+        let mut pattern: Vec<u32> = x[2..].iter().map(|&i| i - per - 128).collect();
         pattern.sort();
-        assert_eq!(pattern, [0, 0, 0, 0, 1, 2, 2, 7]);
+        assert_eq!(pattern, [0, 0, 0, 0, 1, 2, 5, 7]);
     }
 }

@@ -372,6 +372,23 @@ impl Default for Layout {
     }
 }
 
+/// The base-3 index of the squares `squares` read in their order, the first the lowest digit:
+/// 0 for an empty square, 1 for a disc of `player`, 2 for one of `opponent` (the digits of
+/// every pattern table). Square by square: the slow reading that [`reference_indices`] and
+/// model experiments use, not the evaluator's.
+pub fn ternary_index(squares: impl IntoIterator<Item = u32>, player: u64, opponent: u64) -> u32 {
+    squares.into_iter().enumerate().fold(0, |idx, (k, q)| {
+        let cell = if player >> q & 1 == 1 {
+            1
+        } else if opponent >> q & 1 == 1 {
+            2
+        } else {
+            0
+        };
+        idx + cell * pow3(k as u32)
+    })
+}
+
 /// The slow, obviously correct reading of every instance of `(player, opponent)`: for each
 /// instance, the squares it reads are found by searching the symmetry's preimage square by
 /// square, and the index is built digit by digit (player 1, opponent 2); the mobility entries
@@ -380,20 +397,11 @@ pub fn reference_indices(layout: &Layout, player: u64, opponent: u64) -> Vec<u32
     let mut out = vec![0];
     for inst in &layout.instances {
         let sym = Symmetry::ALL[inst.sym as usize];
-        let mut idx = 0;
-        for (k, &b) in squares(inst.mask).iter().enumerate() {
-            // The board square whose image under `sym` is `b`.
-            let q = (0..64).find(|&q| image(sym, q) == b).expect("a bijection");
-            let cell = if player >> q & 1 == 1 {
-                1
-            } else if opponent >> q & 1 == 1 {
-                2
-            } else {
-                0
-            };
-            idx += cell * pow3(k as u32);
-        }
-        out.push(inst.offset + idx);
+        // The board squares whose images under `sym` are the base squares, in their order.
+        let read = squares(inst.mask)
+            .into_iter()
+            .map(|b| (0..64).find(|&q| image(sym, q) == b).expect("a bijection"));
+        out.push(inst.offset + ternary_index(read, player, opponent));
     }
     let pos = othello_rules::Position::from_raw_unchecked(
         player,

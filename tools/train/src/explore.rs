@@ -10,6 +10,7 @@ use crate::data::Row;
 use crate::fit_pattern::phase_empties;
 use crate::lstsq::ridge_cg;
 use othello_eval::stable_discs;
+use othello_pattern::set::ternary_index;
 use othello_pattern::{FEATURES, feature_indices, layout};
 use othello_rules::movegen::legal_moves_both;
 use othello_rules::{BoardSize, Square, Symmetry, neighbours};
@@ -17,14 +18,16 @@ use othello_rules::{BoardSize, Square, Symmetry, neighbours};
 /// The most squares an extra pattern may read (a table of `3^10` = 59 049 entries).
 pub const MAX_PATTERN_SQUARES: usize = 10;
 
-/// An extra pattern of a variant: squares read in their order, in base 3 (0 an empty square,
-/// 1 a disc of the side to move, 2 an opponent disc: the first square is the lowest digit), on
-/// every distinct image of the ordered list under the eight board symmetries. All images share
-/// one table of `3^len` entries (a pattern that a symmetry maps onto itself in another order is
-/// read in both orders, which ties the mirrored entries).
+/// An extra pattern of a variant: squares read in their order, in base 3 as the pattern set's
+/// tables are ([`ternary_index`]), on every distinct image of the ordered list under the eight
+/// board symmetries. All images share one table of `3^len` entries (a pattern that a symmetry
+/// maps onto itself in another order is read in both orders, which ties the mirrored entries).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExtraPattern {
-    squares: [u8; MAX_PATTERN_SQUARES],
+    /// The distinct images, the squares as given first; `len` squares of each are used.
+    images: [[u8; MAX_PATTERN_SQUARES]; 8],
+    /// How many of `images` are distinct.
+    count: u8,
     len: u8,
 }
 
@@ -32,10 +35,8 @@ impl ExtraPattern {
     /// Parses squares joined by `.`, such as `a1.b1.c1.a2.b2`: 1 to [`MAX_PATTERN_SQUARES`]
     /// distinct squares.
     pub fn parse(s: &str) -> Result<ExtraPattern, String> {
-        let mut p = ExtraPattern {
-            squares: [0; MAX_PATTERN_SQUARES],
-            len: 0,
-        };
+        let mut squares = [0u8; MAX_PATTERN_SQUARES];
+        let mut len = 0;
         let mut seen = 0u64;
         for name in s.split('.') {
             let sq: Square = name
@@ -44,19 +45,34 @@ impl ExtraPattern {
             if seen & sq.bit() != 0 {
                 return Err(format!("square {name} twice in pattern {s:?}"));
             }
-            if p.len as usize == MAX_PATTERN_SQUARES {
+            if len == MAX_PATTERN_SQUARES {
                 return Err(format!("pattern {s:?} has more than {MAX_PATTERN_SQUARES} squares"));
             }
             seen |= sq.bit();
-            p.squares[p.len as usize] = sq.index() as u8;
-            p.len += 1;
+            squares[len] = sq.index() as u8;
+            len += 1;
+        }
+        let mut p = ExtraPattern {
+            images: [[0; MAX_PATTERN_SQUARES]; 8],
+            count: 0,
+            len: len as u8,
+        };
+        for sym in Symmetry::ALL {
+            let mut image = [0u8; MAX_PATTERN_SQUARES];
+            for (i, &q) in squares[..len].iter().enumerate() {
+                image[i] = sym.apply8(1u64 << q).trailing_zeros() as u8;
+            }
+            if !p.images[..p.count as usize].contains(&image) {
+                p.images[p.count as usize] = image;
+                p.count += 1;
+            }
         }
         Ok(p)
     }
 
     /// The squares, in reading order.
     pub fn squares(&self) -> &[u8] {
-        &self.squares[..self.len as usize]
+        &self.images[0][..self.len as usize]
     }
 
     /// Entries of its table: `3^len`.
@@ -65,36 +81,12 @@ impl ExtraPattern {
     }
 
     /// The distinct images of the ordered square list, in [`Symmetry::ALL`] order of their
-    /// first appearance.
-    pub fn images(&self) -> Vec<Vec<u8>> {
-        let mut out: Vec<Vec<u8>> = Vec::with_capacity(8);
-        for sym in Symmetry::ALL {
-            let image: Vec<u8> = self
-                .squares()
-                .iter()
-                .map(|&q| sym.apply8(1u64 << q).trailing_zeros() as u8)
-                .collect();
-            if !out.contains(&image) {
-                out.push(image);
-            }
-        }
-        out
+    /// first appearance (found once, when the pattern is parsed).
+    pub fn images(&self) -> impl Iterator<Item = &[u8]> + '_ {
+        self.images[..self.count as usize]
+            .iter()
+            .map(|i| &i[..self.len as usize])
     }
-}
-
-/// The base-3 index of the squares `image` (lowest digit first) for the side to move's discs
-/// `p` and the opponent's `o`.
-fn base3(image: &[u8], p: u64, o: u64) -> u32 {
-    image.iter().rev().fold(0, |acc, &q| {
-        let digit = if p >> q & 1 == 1 {
-            1
-        } else if o >> q & 1 == 1 {
-            2
-        } else {
-            0
-        };
-        acc * 3 + digit
-    })
 }
 
 /// A global feature that a variant may add to the patterns.
@@ -153,30 +145,26 @@ impl Extra {
 
     /// Sizes of its tables.
     fn tables(self) -> Vec<u32> {
-        if let Extra::Pattern(p) = self {
-            return vec![p.entries()];
+        match self {
+            Extra::Pattern(p) => vec![p.entries()],
+            Extra::PotentialMobility => vec![64, 64],
+            Extra::Frontier | Extra::Stable => vec![65, 65],
+            Extra::QuadrantParity => vec![5],
+            Extra::RegionParity => vec![16],
+            Extra::Discs => vec![65],
+            Extra::MobilityPair => vec![256],
+            Extra::CornerMoves => vec![9],
+            Extra::RegionAccess => vec![64],
+            Extra::QuadrantAccess => vec![25],
+            Extra::PotentialPair => vec![1024],
         }
-        let sizes: &[u32] = match self {
-            Extra::Pattern(_) => unreachable!("returned above"),
-            Extra::PotentialMobility => &[64, 64],
-            Extra::Frontier | Extra::Stable => &[65, 65],
-            Extra::QuadrantParity => &[5],
-            Extra::RegionParity => &[16],
-            Extra::Discs => &[65],
-            Extra::MobilityPair => &[256],
-            Extra::CornerMoves => &[9],
-            Extra::RegionAccess => &[64],
-            Extra::QuadrantAccess => &[25],
-            Extra::PotentialPair => &[1024],
-        };
-        sizes.to_vec()
     }
 
     /// The table (an index into [`Extra::tables`]) of each value that [`Extra::values`] pushes:
     /// one value per table, except for a pattern, whose images all go to its one table.
     fn slots(self) -> Vec<usize> {
         match self {
-            Extra::Pattern(p) => vec![0; p.images().len()],
+            Extra::Pattern(p) => vec![0; p.images().count()],
             e => (0..e.tables().len()).collect(),
         }
     }
@@ -187,7 +175,7 @@ impl Extra {
         match self {
             Extra::Pattern(pattern) => {
                 for image in pattern.images() {
-                    out.push(base3(&image, p, o));
+                    out.push(ternary_index(image.iter().map(|&q| u32::from(q)), p, o));
                 }
             }
             Extra::PotentialMobility => {
@@ -551,14 +539,15 @@ mod tests {
             assert!(Variant::parse(&format!("extra={bad}")).is_err(), "{bad}");
         }
         let ten = ExtraPattern::parse("a1.b1.c1.d1.e1.f1.g1.h1.a2.b2").unwrap();
-        assert_eq!((ten.entries(), ten.images().len()), (59_049, 8));
+        assert_eq!((ten.entries(), ten.images().count()), (59_049, 8));
+        assert_eq!(ten.squares(), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
         // An edge pair has eight images; a diagonal pair four (the transpose keeps it).
-        assert_eq!(pair.images().len(), 8);
+        assert_eq!(pair.images().count(), 8);
         let diagonal = ExtraPattern::parse("a1.b2").unwrap();
-        let mut images = diagonal.images();
+        let mut images: Vec<&[u8]> = diagonal.images().collect();
         images.sort();
         // a1 b2, h1 g2, a8 b7, h8 g7.
-        assert_eq!(images, [vec![0, 9], vec![7, 14], vec![56, 49], vec![63, 54]]);
+        assert_eq!(images, [&[0, 9][..], &[7, 14], &[56, 49], &[63, 54]]);
         // The side to move on a1 and h7, the opponent on b1 and h8: a1.b1 reads 1 + 3 * 2; its
         // transpose a1.a2 reads 1; h8.h7 reads 2 + 3 * 1; h8.g8 reads 2; the rest 0.
         let (p, o) = (1u64 | 1 << 55, 2u64 | 1 << 63);

@@ -497,6 +497,234 @@ pub fn band_rms(r: &ByEmpties, lo: usize, hi: usize) -> (usize, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use othello_rules::Color;
+    use othello_rules::random::random_game;
+    use othello_rules::reference::Grid;
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    /// The eight neighbours of a cell that are on the board.
+    fn around(c: i32, r: i32) -> impl Iterator<Item = (i32, i32)> {
+        (-1..=1)
+            .flat_map(move |dc| (-1..=1).map(move |dr| (c + dc, r + dr)))
+            .filter(move |&(x, y)| (x, y) != (c, r) && (0..8).contains(&x) && (0..8).contains(&y))
+    }
+
+    /// A slow reading of every global feature, cell by cell on coordinates: each is written from
+    /// its definition in [`Extra`], with the legal moves of the rules crate's reference and the
+    /// regions by a flood fill over cells. Stability has no cheap definition to check against
+    /// (the eval crate tests it against play); its two counts are taken from `stable_discs`.
+    fn reference_values(e: Extra, p: u64, o: u64) -> Vec<u32> {
+        // 0 empty, 1 the side to move, 2 the opponent.
+        let cell = |c: i32, r: i32| {
+            let b = 1u64 << (8 * r + c);
+            if p & b != 0 {
+                1u32
+            } else if o & b != 0 {
+                2
+            } else {
+                0
+            }
+        };
+        let all: Vec<(i32, i32)> = (0..8).flat_map(|r| (0..8).map(move |c| (c, r))).collect();
+        let next_to = |c: i32, r: i32, v: u32| around(c, r).any(|(x, y)| cell(x, y) == v);
+        let count = |f: &dyn Fn(i32, i32) -> bool| all.iter().filter(|&&(c, r)| f(c, r)).count() as u32;
+        let grid = Grid {
+            n: 8,
+            cells: all
+                .iter()
+                .map(|&(c, r)| match cell(c, r) {
+                    1 => Some(Color::Black),
+                    2 => Some(Color::White),
+                    _ => None,
+                })
+                .collect(),
+            side: Color::Black,
+        };
+        let own_moves = grid.moves_for(Color::Black);
+        let their_moves = grid.moves_for(Color::White);
+        let quadrant = |c: i32, r: i32| (c / 4 + 2 * (r / 4)) as usize;
+        // Regions: the cells of each connected group of empty cells.
+        let mut region = vec![usize::MAX; 64];
+        let mut regions: Vec<Vec<(i32, i32)>> = Vec::new();
+        for &(c, r) in &all {
+            if cell(c, r) != 0 || region[(8 * r + c) as usize] != usize::MAX {
+                continue;
+            }
+            let id = regions.len();
+            let mut cells = vec![(c, r)];
+            region[(8 * r + c) as usize] = id;
+            let mut i = 0;
+            while i < cells.len() {
+                let (x, y) = cells[i];
+                for (u, v) in around(x, y) {
+                    if cell(u, v) == 0 && region[(8 * v + u) as usize] == usize::MAX {
+                        region[(8 * v + u) as usize] = id;
+                        cells.push((u, v));
+                    }
+                }
+                i += 1;
+            }
+            regions.push(cells);
+        }
+        let odd_regions: Vec<&Vec<(i32, i32)>> = regions.iter().filter(|r| r.len() % 2 == 1).collect();
+        let odd_quadrants: Vec<usize> = (0..4)
+            .filter(|&q| count(&|c, r| cell(c, r) == 0 && quadrant(c, r) == q) % 2 == 1)
+            .collect();
+        let pmob = (
+            count(&|c, r| cell(c, r) == 0 && next_to(c, r, 2)),
+            count(&|c, r| cell(c, r) == 0 && next_to(c, r, 1)),
+        );
+        let corners = |moves: &[(i32, i32)]| {
+            moves
+                .iter()
+                .filter(|&&(c, r)| (c == 0 || c == 7) && (r == 0 || r == 7))
+                .count() as u32
+        };
+        match e {
+            Extra::PotentialMobility => vec![pmob.0.min(63), pmob.1.min(63)],
+            Extra::PotentialPair => vec![pmob.0.min(31) * 32 + pmob.1.min(31)],
+            Extra::Frontier => vec![
+                count(&|c, r| cell(c, r) == 1 && next_to(c, r, 0)),
+                count(&|c, r| cell(c, r) == 2 && next_to(c, r, 0)),
+            ],
+            Extra::QuadrantParity => vec![odd_quadrants.len() as u32],
+            Extra::QuadrantAccess => {
+                let (mut a, mut b) = (0, 0);
+                for &q in &odd_quadrants {
+                    if own_moves.iter().any(|&(c, r)| quadrant(c, r) == q) {
+                        a += 1;
+                    } else if their_moves.iter().any(|&(c, r)| quadrant(c, r) == q) {
+                        b += 1;
+                    }
+                }
+                vec![a * 5 + b]
+            }
+            Extra::RegionParity => vec![(odd_regions.len() as u32).min(15)],
+            Extra::RegionAccess => {
+                let mut k = [0u32; 3];
+                for r in &odd_regions {
+                    let i = if own_moves.iter().any(|m| r.contains(m)) {
+                        0
+                    } else if their_moves.iter().any(|m| r.contains(m)) {
+                        1
+                    } else {
+                        2
+                    };
+                    k[i] += 1;
+                }
+                vec![k[0].min(3) * 16 + k[1].min(3) * 4 + k[2].min(3)]
+            }
+            Extra::Stable => {
+                let s = stable_discs(p, o, BoardSize::Eight);
+                vec![(s & p).count_ones(), (s & o).count_ones()]
+            }
+            Extra::Discs => vec![count(&|c, r| cell(c, r) == 1)],
+            Extra::MobilityPair => {
+                vec![(own_moves.len() as u32).min(15) * 16 + (their_moves.len() as u32).min(15)]
+            }
+            Extra::CornerMoves => vec![corners(&own_moves).min(2) * 3 + corners(&their_moves).min(2)],
+            Extra::Pattern(pattern) => pattern
+                .images()
+                .map(|image| {
+                    image
+                        .iter()
+                        .rev()
+                        .fold(0, |idx, &q| idx * 3 + cell(i32::from(q % 8), i32::from(q / 8)))
+                })
+                .collect(),
+        }
+    }
+
+    /// Every extra feature equals its slow reading, within its tables, on the positions of
+    /// random games and on random boards (which reach the caps: many small regions, many
+    /// moves), and the counts that matter are seen both below and at their caps.
+    #[test]
+    fn extra_features_match_a_slow_reference() {
+        let names = [
+            "pmob",
+            "frontier",
+            "qpar",
+            "rpar",
+            "stable",
+            "discs",
+            "mobpair",
+            "cmob",
+            "rpar2",
+            "qpar2",
+            "pmob2",
+            "pat:a1.b2.c3.b1.a2",
+            "pat:d4.e4.d5.e5",
+        ];
+        let extras: Vec<Extra> = names.iter().map(|n| Extra::parse(n).unwrap()).collect();
+        let mut rng = SmallRng::seed_from_u64(27);
+        let mut boards = Vec::new();
+        for _ in 0..60 {
+            for pos in random_game(&othello_rules::Position::start(), &mut rng) {
+                boards.push((pos.player().0, pos.opponent().0));
+            }
+        }
+        for _ in 0..3000 {
+            // Each square empty, own or the opponent's, with a density of empties that varies.
+            let empty_share = rng.random_range(0.05..0.9);
+            let (mut p, mut o) = (0u64, 0u64);
+            for q in 0..64 {
+                if rng.random_bool(empty_share) {
+                    continue;
+                }
+                if rng.random_bool(0.5) {
+                    p |= 1 << q;
+                } else {
+                    o |= 1 << q;
+                }
+            }
+            boards.push((p, o));
+        }
+        // Sixteen single empty cells two apart, more odd regions than the tables count.
+        let lattice = (0..64)
+            .filter(|q| q % 2 == 0 && (q / 8) % 2 == 0)
+            .fold(0u64, |m, q| m | 1 << q);
+        for _ in 0..300 {
+            let p = rng.random::<u64>() & !lattice;
+            boards.push((p, !lattice & !p));
+        }
+        let mut seen: Vec<Vec<std::collections::BTreeSet<u32>>> = extras
+            .iter()
+            .map(|e| vec![Default::default(); e.tables().len()])
+            .collect();
+        for &(p, o) in &boards {
+            for (e, seen) in extras.iter().zip(&mut seen) {
+                let mut fast = Vec::new();
+                e.values(p, o, &mut fast);
+                assert_eq!(fast, reference_values(*e, p, o), "{e:?} on {p:#x} {o:#x}");
+                let (tables, slots) = (e.tables(), e.slots());
+                assert_eq!(slots.len(), fast.len(), "{e:?}");
+                for (&v, &t) in fast.iter().zip(&slots) {
+                    assert!(v < tables[t], "{e:?}: {v} past {}", tables[t]);
+                    seen[t].insert(v);
+                }
+            }
+        }
+        let seen_of = |name: &str| &seen[names.iter().position(|n| *n == name).unwrap()];
+        // The caps are reached: 15 odd regions, three of each access kind, 15 moves a side, two
+        // corner moves a side, every quadrant odd.
+        assert!(seen_of("rpar")[0].contains(&15));
+        let access = &seen_of("rpar2")[0];
+        assert!(
+            access.iter().any(|v| v / 16 == 3)
+                && access.iter().any(|v| v / 4 % 4 == 3)
+                && access.iter().any(|v| v % 4 == 3),
+            "{access:?}"
+        );
+        assert!(seen_of("mobpair")[0].contains(&255));
+        assert!(seen_of("cmob")[0].contains(&8));
+        assert!(seen_of("qpar")[0].contains(&4) && seen_of("qpar")[0].contains(&0));
+        assert!(seen_of("pmob2")[0].iter().any(|v| v / 32 == 31));
+        // Most values of the small tables occur.
+        assert!(seen_of("qpar2")[0].len() >= 12, "{:?}", seen_of("qpar2"));
+        assert!(seen_of("discs")[0].len() >= 40, "{:?}", seen_of("discs"));
+        assert!(seen_of("stable")[0].len() >= 20 && seen_of("stable")[1].len() >= 20);
+    }
 
     /// The variant text form, and the odd regions of a constructed board: two (a single empty
     /// corner and a group of three on the other side).

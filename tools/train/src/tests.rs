@@ -241,3 +241,26 @@ fn the_frozen_held_out_file_is_whole() {
     let (rows, merged) = data::rows(&ls, 1);
     assert_eq!((rows.len(), merged.duplicates), (ls.len(), 0));
 }
+
+/// The larger frozen file reads whole: one exact label per game, at 14 + (game mod 7)
+/// empties, no two twins, at least 500 labels at each count from 14 to 20.
+#[test]
+fn the_one_position_a_game_held_out_file_is_whole() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/heldout-14-20-games.jsonl");
+    let ls = labelling::read(path, false, OnBad::Fatal).unwrap();
+    let mut games = std::collections::BTreeSet::new();
+    let mut per_count = [0usize; 21];
+    for l in &ls {
+        let game = l.game.expect("a game number");
+        let empties = l.pos.empty_count();
+        assert_eq!(
+            (l.source, l.seed, empties),
+            (Source::Exact, Some(20261204), 14 + game % 7)
+        );
+        assert!(games.insert(game), "game {game} twice");
+        per_count[empties as usize] += 1;
+    }
+    assert!(per_count[14..=20].iter().all(|&n| n >= 500), "{per_count:?}");
+    let (rows, merged) = data::rows(&ls, 1);
+    assert_eq!((rows.len(), merged.duplicates), (ls.len(), 0));
+}

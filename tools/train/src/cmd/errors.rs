@@ -8,8 +8,9 @@ use othello_train::{TrainError, TrainResult, data, report};
 /// Options of `errors`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Labels files (repeat to concatenate), e.g. the frozen held-out file
-    /// `tools/train/data/heldout-14-20.jsonl`.
+    /// Labels files (repeat to concatenate), e.g. the frozen held-out files
+    /// `tools/train/data/heldout-14-20-games.jsonl` (one label from each of 3 699 games) and
+    /// `tools/train/data/heldout-14-20.jsonl` (345 labels of 50 games).
     #[arg(long, required = true)]
     labels: Vec<String>,
     /// Label sources scored: `exact`, `search`, `result`, comma-separated, or `all`.

@@ -164,8 +164,8 @@ if [ "$stage" -le 3 ]; then
 fi
 deep_round 13 deep2 "$SEED_DEEP2" "${DEEP2_FIRST[0]}" "${DEEP2_GAMES[0]}" "${DEEP2_FIRST[1]}" \
   "${DEEP2_GAMES[1]}" "$dir/default.bin"
-step "16. errors on the frozen held-out files (345 labels of 50 games; one label from each of 3 699 games)"
-for f in heldout-14-20 heldout-14-20-games; do
+step "16. errors on the frozen held-out files (345 labels of 50 games; one label from each of 3 699 games; engine positions)"
+for f in heldout-14-20 heldout-14-20-games heldout-14-20-engine; do
   $B errors --labels "tools/train/data/$f.jsonl" --weights "$dir/default.bin" --bucket 7 | tail -n 2 >&2
 done
 if [ "$install" = 1 ]; then

@@ -242,6 +242,28 @@ fn the_frozen_held_out_file_is_whole() {
     assert_eq!((rows.len(), merged.duplicates), (ls.len(), 0));
 }
 
+/// The frozen file of engine positions reads whole: exact labels at 14-20 empties of 799 games
+/// of two matches (games 1-400 and 1001-1400), at most 14 labels a game (a pass gives a count
+/// a second position), no two twins.
+#[test]
+fn the_engine_positions_held_out_file_is_whole() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/heldout-14-20-engine.jsonl");
+    let ls = labelling::read(path, false, OnBad::Fatal).unwrap();
+    let mut games = std::collections::BTreeMap::new();
+    for l in &ls {
+        let game = l.game.expect("a game number");
+        let empties = l.pos.empty_count();
+        assert!(l.source == Source::Exact && (14..=20).contains(&empties), "{game}");
+        assert!((1..=400).contains(&game) || (1001..=1400).contains(&game), "{game}");
+        *games.entry(game).or_insert(0) += 1;
+    }
+    assert_eq!(games.len(), 799);
+    assert!(games.values().all(|&n| n <= 14), "{games:?}");
+    assert!(ls.len() >= 5500, "{} labels", ls.len());
+    let (rows, merged) = data::rows(&ls, 1);
+    assert_eq!((rows.len(), merged.duplicates), (ls.len(), 0));
+}
+
 /// The larger frozen file reads whole: one exact label per game, at 14 + (game mod 7)
 /// empties, no two twins, at least 500 labels at each count from 14 to 20.
 #[test]

@@ -227,62 +227,57 @@ fn self_play_with_any_weights_file() {
     ));
 }
 
-/// The committed frozen held-out file reads whole: exact labels at 14-20 empties, no two
-/// twins, each with a game and seed.
-#[test]
-fn the_frozen_held_out_file_is_whole() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/heldout-14-20.jsonl");
-    let ls = labelling::read(path, false, OnBad::Fatal).unwrap();
-    assert!(ls.len() >= 300, "{} labels", ls.len());
-    assert!(ls.iter().all(|l| l.source == Source::Exact
-        && (14..=20).contains(&l.pos.empty_count())
-        && l.game.is_some()
-        && l.seed.is_some()));
+/// A committed frozen held-out file, read whole: exact labels at 14-20 empties, each with a
+/// game number, and no two twins (each label its own row).
+fn frozen_file(name: &str) -> Vec<data::Label> {
+    let path = format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"));
+    let ls = labelling::read(&path, false, OnBad::Fatal).unwrap();
+    assert!(
+        ls.iter()
+            .all(|l| l.source == Source::Exact && (14..=20).contains(&l.pos.empty_count()) && l.game.is_some())
+    );
     let (rows, merged) = data::rows(&ls, 1);
-    assert_eq!((rows.len(), merged.duplicates), (ls.len(), 0));
+    assert_eq!((rows.len(), merged.duplicates), (ls.len(), 0), "{name}");
+    ls
 }
 
-/// The frozen file of engine positions reads whole: exact labels at 14-20 empties of 799 games
-/// of two matches (games 1-400 and 1001-1400), at most 14 labels a game (a pass gives a count
-/// a second position), no two twins.
+/// The first frozen file: at least 300 labels, each with its seed.
+#[test]
+fn the_frozen_held_out_file_is_whole() {
+    let ls = frozen_file("heldout-14-20.jsonl");
+    assert!(ls.len() >= 300, "{} labels", ls.len());
+    assert!(ls.iter().all(|l| l.seed.is_some()));
+}
+
+/// The frozen file of engine positions: 799 games of two matches (games 1-400 and
+/// 1001-1400), at most 14 labels a game (a pass gives a count a second position).
 #[test]
 fn the_engine_positions_held_out_file_is_whole() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/heldout-14-20-engine.jsonl");
-    let ls = labelling::read(path, false, OnBad::Fatal).unwrap();
+    let ls = frozen_file("heldout-14-20-engine.jsonl");
     let mut games = std::collections::BTreeMap::new();
     for l in &ls {
         let game = l.game.expect("a game number");
-        let empties = l.pos.empty_count();
-        assert!(l.source == Source::Exact && (14..=20).contains(&empties), "{game}");
         assert!((1..=400).contains(&game) || (1001..=1400).contains(&game), "{game}");
         *games.entry(game).or_insert(0) += 1;
     }
     assert_eq!(games.len(), 799);
     assert!(games.values().all(|&n| n <= 14), "{games:?}");
     assert!(ls.len() >= 5500, "{} labels", ls.len());
-    let (rows, merged) = data::rows(&ls, 1);
-    assert_eq!((rows.len(), merged.duplicates), (ls.len(), 0));
 }
 
-/// The larger frozen file reads whole: one exact label per game, at 14 + (game mod 7)
-/// empties, no two twins, at least 500 labels at each count from 14 to 20.
+/// The larger frozen file: one label per game, at 14 + (game mod 7) empties, of seed
+/// 20261204, at least 500 labels at each count from 14 to 20.
 #[test]
 fn the_one_position_a_game_held_out_file_is_whole() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/heldout-14-20-games.jsonl");
-    let ls = labelling::read(path, false, OnBad::Fatal).unwrap();
+    let ls = frozen_file("heldout-14-20-games.jsonl");
     let mut games = std::collections::BTreeSet::new();
     let mut per_count = [0usize; 21];
     for l in &ls {
         let game = l.game.expect("a game number");
         let empties = l.pos.empty_count();
-        assert_eq!(
-            (l.source, l.seed, empties),
-            (Source::Exact, Some(20261204), 14 + game % 7)
-        );
+        assert_eq!((l.seed, empties), (Some(20261204), 14 + game % 7));
         assert!(games.insert(game), "game {game} twice");
         per_count[empties as usize] += 1;
     }
     assert!(per_count[14..=20].iter().all(|&n| n >= 500), "{per_count:?}");
-    let (rows, merged) = data::rows(&ls, 1);
-    assert_eq!((rows.len(), merged.duplicates), (ls.len(), 0));
 }

@@ -497,9 +497,9 @@ pub fn band_rms(r: &ByEmpties, lo: usize, hi: usize) -> (usize, f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use othello_rules::Color;
     use othello_rules::random::random_game;
     use othello_rules::reference::Grid;
+    use othello_rules::{Bitboard, Color, Position};
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
 
@@ -515,32 +515,19 @@ mod tests {
     /// regions by a flood fill over cells. Stability has no cheap definition to check against
     /// (the eval crate tests it against play); its two counts are taken from `stable_discs`.
     fn reference_values(e: Extra, p: u64, o: u64) -> Vec<u32> {
+        // The side to move as black, its opponent as white.
+        let pos = Position::from_side_relative(Bitboard(p), Bitboard(o), Color::Black, BoardSize::Eight)
+            .expect("disjoint boards");
+        let grid = Grid::from_position(&pos);
         // 0 empty, 1 the side to move, 2 the opponent.
-        let cell = |c: i32, r: i32| {
-            let b = 1u64 << (8 * r + c);
-            if p & b != 0 {
-                1u32
-            } else if o & b != 0 {
-                2
-            } else {
-                0
-            }
+        let cell = |c: i32, r: i32| match grid.cells[(8 * r + c) as usize] {
+            Some(Color::Black) => 1u32,
+            Some(Color::White) => 2,
+            None => 0,
         };
         let all: Vec<(i32, i32)> = (0..8).flat_map(|r| (0..8).map(move |c| (c, r))).collect();
         let next_to = |c: i32, r: i32, v: u32| around(c, r).any(|(x, y)| cell(x, y) == v);
         let count = |f: &dyn Fn(i32, i32) -> bool| all.iter().filter(|&&(c, r)| f(c, r)).count() as u32;
-        let grid = Grid {
-            n: 8,
-            cells: all
-                .iter()
-                .map(|&(c, r)| match cell(c, r) {
-                    1 => Some(Color::Black),
-                    2 => Some(Color::White),
-                    _ => None,
-                })
-                .collect(),
-            side: Color::Black,
-        };
         let own_moves = grid.moves_for(Color::Black);
         let their_moves = grid.moves_for(Color::White);
         let quadrant = |c: i32, r: i32| (c / 4 + 2 * (r / 4)) as usize;
@@ -660,7 +647,7 @@ mod tests {
         let mut rng = SmallRng::seed_from_u64(27);
         let mut boards = Vec::new();
         for _ in 0..60 {
-            for pos in random_game(&othello_rules::Position::start(), &mut rng) {
+            for pos in random_game(&Position::start(), &mut rng) {
                 boards.push((pos.player().0, pos.opponent().0));
             }
         }

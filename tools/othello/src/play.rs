@@ -48,13 +48,15 @@ pub struct PlayArgs {
     /// Fixed time per move in seconds, e.g. `0.2`.
     #[arg(long, allow_hyphen_values = true)]
     st: Option<String>,
-    /// With `--st`: A's time per move follows B's, for a match at equal time against an engine
-    /// on its own limits (a fixed depth, say). `--st` is B's time per move and A's first;
-    /// after each game A's becomes B's mean time per move over the share of its time A used,
-    /// times B's mean over A's, all over the games so far (changing by at most a factor 1.25
-    /// a game), so that the totals stay equal. The records give A's time per move in each
-    /// game (`a_move_time`); the summary gives both means and A's last time per move.
-    #[arg(long, requires = "st")]
+    /// With `--st` or `--tc`: A's time follows B's, for a match at equal time against an
+    /// engine on its own limits (a fixed depth, say). `--st` is B's time per move and A's
+    /// first, `--tc` B's clock and A's first; after each game A's time per move (or its
+    /// clock's base time) aims at B's mean time per move (or per game) plus what A is owed,
+    /// over the share of its time A used, all over the games so far (changing by at most a
+    /// factor 1.25 a game), so that the totals stay equal. The records give A's time per move
+    /// (`a_move_time`) or base time (`a_base_time`) in each game; the summary gives both
+    /// sides' means and A's last time.
+    #[arg(long)]
     follow: bool,
     /// Milliseconds a move may exceed its time before it loses on time.
     #[arg(long, default_value_t = 0)]
@@ -144,16 +146,23 @@ impl TimeTotals {
     }
 }
 
-/// A's time per move under `--follow`: the totals of both sides over the games so far, and
-/// the value the next games read.
+/// A's time under `--follow`: the totals of both sides over the games so far, and the value
+/// the next games read.
 struct Follow {
-    /// A's time per move, in microseconds (shared with the runner: `Settings::follow`).
+    /// A's time per move, or under a clock its base time, in microseconds (shared with the
+    /// runner: `Settings::follow`).
     shared: Arc<AtomicU64>,
+    /// Under a clock, A's increment (A's base time follows, a game at a time); `None` under a
+    /// fixed time per move (A's time per move follows).
+    increment: Option<Duration>,
     /// Time used by A and B on their own moves (forced passes are the runner's).
     used: [Duration; 2],
     /// Moves of A and B.
     moves: [u32; 2],
-    /// The time per move A was given, summed over its moves.
+    /// Games added.
+    games: u32,
+    /// The time A was given, summed over its moves (a fixed time per move) or its games (a
+    /// clock: the base time and the increments of A's moves).
     given: Duration,
 }
 
@@ -161,13 +170,26 @@ struct Follow {
 const FOLLOW_MAX_STEP: f64 = 1.25;
 
 impl Follow {
-    fn new(first: Duration) -> Follow {
-        Follow {
+    /// `--follow` under `time`, if it is a fixed time per move or a clock.
+    fn new(time: TimeControl) -> Option<Follow> {
+        let (first, increment) = match time {
+            TimeControl::PerMove(t) => (t, None),
+            TimeControl::Clock { base, increment } => (base, Some(increment)),
+            TimeControl::None => return None,
+        };
+        Some(Follow {
             shared: Arc::new(AtomicU64::new(first.as_micros().max(1) as u64)),
+            increment,
             used: [Duration::ZERO; 2],
             moves: [0; 2],
+            games: 0,
             given: Duration::ZERO,
-        }
+        })
+    }
+
+    /// Side 0 (A) or 1 (B)'s mean time per game so far, in seconds.
+    fn mean_game_s(&self, side: usize) -> f64 {
+        self.used[side].as_secs_f64() / f64::from(self.games.max(1))
     }
 
     /// Side 0 (A) or 1 (B)'s mean time per move so far, in milliseconds.
@@ -175,28 +197,46 @@ impl Follow {
         1000.0 * self.used[side].as_secs_f64() / f64::from(self.moves[side].max(1))
     }
 
-    /// A's current time per move.
+    /// A's current time per move, or under a clock its base time.
     fn current(&self) -> Duration {
         Duration::from_micros(self.shared.load(Ordering::SeqCst))
     }
 
-    /// Adds a finished game (A's time per move in it is the record's `a_move_time`: with
-    /// several games at once, a game may have started before the last change) and sets A's
-    /// time per move for the next ones (see [`follow_step`]).
+    /// Adds a finished game (A's time in it is the record's `a_move_time` or `a_base_time`:
+    /// with several games at once, a game may have started before the last change) and sets
+    /// A's time for the next ones (see [`follow_step`]).
     fn add(&mut self, rec: &GameRecord) {
-        let Some(a_time) = rec.a_move_time else {
-            return;
+        let a_time = match (self.increment, rec.a_move_time, rec.a_base_time) {
+            (None, Some(t), _) | (Some(_), _, Some(t)) => t,
+            _ => return,
         };
         let a_color = rec.a_color;
+        let mut a_moves = 0;
         for m in rec.moves.iter().filter(|m| m.mv != othello_rules::Move::Pass) {
             let side = usize::from(m.color != a_color);
             self.used[side] += m.time;
             self.moves[side] += 1;
             if side == 0 {
-                self.given += a_time;
+                a_moves += 1;
             }
         }
-        let next = follow_step(self.current(), self.used, self.moves, self.given);
+        self.games += 1;
+        let next = match self.increment {
+            None => {
+                self.given += a_time * a_moves;
+                follow_step(self.current(), self.used, self.moves, self.given, FOLLOW_REPAY_MOVES)
+            }
+            Some(inc) => {
+                // The same rule a game at a time: the aim is B's mean time per game, and the
+                // step applies to A's whole time per game (its base and the increments of its
+                // mean number of moves), of which the base is what follows.
+                self.given += a_time + inc * a_moves;
+                let incs = inc.mul_f64(f64::from(self.moves[0]) / f64::from(self.games));
+                let games = [self.games; 2];
+                let total = follow_step(self.current() + incs, self.used, games, self.given, FOLLOW_REPAY_GAMES);
+                total.saturating_sub(incs).max(Duration::from_millis(1))
+            }
+        };
         self.shared.store(next.as_micros().max(1) as u64, Ordering::SeqCst);
     }
 }
@@ -205,23 +245,29 @@ impl Follow {
 /// totals (about nine games of an 8-ply opening): each game repays about a ninth of it.
 const FOLLOW_REPAY_MOVES: f64 = 240.0;
 
+/// How many games `--follow` under a clock takes to even out the difference between the two
+/// sides' totals (the nine games of [`FOLLOW_REPAY_MOVES`]).
+const FOLLOW_REPAY_GAMES: f64 = 9.0;
+
 /// A's next time per move under `--follow`, from its `current` one and the totals so far
 /// (`used` and `moves` of A then B, `given`: the time per move A was given summed over its
 /// moves). The aim for A's next moves is B's mean time per move plus what A is owed, spread
-/// over [`FOLLOW_REPAY_MOVES`] moves: `owed` is B's mean times A's moves minus the time A
-/// used (negative when A is ahead). The first games, whose time per move had not settled yet,
+/// over `repay` moves ([`FOLLOW_REPAY_MOVES`]): `owed` is B's mean times A's moves minus the
+/// time A used (negative when A is ahead). Under a clock the same rule runs with games for
+/// moves (`moves` the games of each side, `given` A's whole time per game summed, `repay`
+/// [`FOLLOW_REPAY_GAMES`]). The first games, whose time per move had not settled yet,
 /// and any error in the share are made up for, so A's mean meets B's over the match and not
 /// only in the games to come (a factor B's mean over A's left A 2-3% over after 400 games).
 /// The time per move that gives that aim is the aim divided by the share of its given time A
 /// used (`used[0] / given`); within a factor [`FOLLOW_MAX_STEP`] of `current`, at least 1 ms;
 /// `current` while a side has no move or A used no time.
-fn follow_step(current: Duration, used: [Duration; 2], moves: [u32; 2], given: Duration) -> Duration {
+fn follow_step(current: Duration, used: [Duration; 2], moves: [u32; 2], given: Duration, repay: f64) -> Duration {
     if moves[0] == 0 || moves[1] == 0 || used[0].is_zero() || given.is_zero() {
         return current;
     }
     let b_mean = used[1].as_secs_f64() / f64::from(moves[1]);
     let owed = b_mean * f64::from(moves[0]) - used[0].as_secs_f64();
-    let aim = b_mean + owed / FOLLOW_REPAY_MOVES;
+    let aim = b_mean + owed / repay;
     let share = used[0].as_secs_f64() / given.as_secs_f64();
     let now = current.as_secs_f64();
     let next = (aim / share).clamp(now / FOLLOW_MAX_STEP, now * FOLLOW_MAX_STEP);
@@ -745,8 +791,9 @@ pub fn run(args: &PlayArgs) -> CliResult {
         (None, None) => TimeControl::None,
     };
     let mut follow = match (args.follow, time) {
-        (true, TimeControl::PerMove(t)) => Some(Follow::new(t)),
-        _ => None,
+        (true, TimeControl::None) => return Err(input("--follow needs --st or --tc")),
+        (true, time) => Follow::new(time),
+        (false, _) => None,
     };
     let engines = args.engines.as_deref().map(read_engines).transpose()?;
     let sources = match human {
@@ -995,13 +1042,26 @@ pub fn run(args: &PlayArgs) -> CliResult {
                     ", time left at the end A {a:.2} s B {b:.2} s (least after a move A {la:.2} s B {lb:.2} s)"
                 );
             }
-            if let Some(f) = &follow {
-                s += &format!(
-                    ", A's time per move followed B's: {:.1} ms a move A, {:.1} ms B, A's last --st {:.4} s",
-                    f.mean_ms(0),
-                    f.mean_ms(1),
-                    f.current().as_secs_f64()
-                );
+            match &follow {
+                Some(f) if f.increment.is_none() => {
+                    s += &format!(
+                        ", A's time per move followed B's: {:.1} ms a move A, {:.1} ms B, A's last --st {:.4} s",
+                        f.mean_ms(0),
+                        f.mean_ms(1),
+                        f.current().as_secs_f64()
+                    )
+                }
+                Some(f) => {
+                    s += &format!(
+                        ", A's clock followed B's time: {:.3} s a game A, {:.3} s B ({:.1} ms a move A, {:.1} ms B), A's last base time {:.3} s",
+                        f.mean_game_s(0),
+                        f.mean_game_s(1),
+                        f.mean_ms(0),
+                        f.mean_ms(1),
+                        f.current().as_secs_f64()
+                    )
+                }
+                None => {}
             }
             if let Some((_, signal)) = interrupted {
                 s += &format!(", interrupted by {signal}");
@@ -1009,6 +1069,8 @@ pub fn run(args: &PlayArgs) -> CliResult {
             s
         },
         || {
+            let per_move = follow.as_ref().filter(|f| f.increment.is_none());
+            let per_game = follow.as_ref().filter(|f| f.increment.is_some());
             let mut v = json!({"games": tally.games(), "wins": tally.wins, "draws": tally.draws,
                 "losses": tally.losses, "score": tally.score(),
                 "time_control": settings.time.describe(), "concurrency": args.concurrency,
@@ -1021,7 +1083,10 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 "games_per_second": tally.games() as f64 / elapsed.max(1e-9),
                 "pair_range": pair_range.map(|(a, b)| [a, b]),
                 "interrupted": interrupted.map(|(_, signal)| signal),
-                "a_last_move_time": follow.as_ref().map(|f| f.current().as_secs_f64()),
+                "a_last_move_time": per_move.map(|f| f.current().as_secs_f64()),
+                "a_last_base_time": per_game.map(|f| f.current().as_secs_f64()),
+                "a_s_per_game": per_game.map(|f| f.mean_game_s(0)),
+                "b_s_per_game": per_game.map(|f| f.mean_game_s(1)),
                 "a_ms_per_move": follow.as_ref().map(|f| f.mean_ms(0)),
                 "b_ms_per_move": follow.as_ref().map(|f| f.mean_ms(1))});
             for (k, x) in stats.as_object().into_iter().flatten() {
@@ -1068,6 +1133,7 @@ mod tests {
     #[test]
     fn follow_step_meets_b_s_mean_within_its_step() {
         let ms = Duration::from_millis;
+        let follow_step = |c, u, m, g| follow_step(c, u, m, g, FOLLOW_REPAY_MOVES);
         // B 40 ms a move; A 45 ms, 90% of 50 ms, over 20 moves: A owes 100 ms, so the aim is
         // 40 - 100 / 240 ms, over the share 0.9.
         let next = follow_step(ms(45), [ms(900), ms(800)], [20, 20], ms(1000));
@@ -1145,8 +1211,9 @@ mod tests {
             time_control: None,
             time_use: [None; 2],
             a_move_time,
+            a_base_time: None,
         };
-        let mut f = Follow::new(ms(50));
+        let mut f = Follow::new(TimeControl::PerMove(ms(50))).unwrap();
         // A (white) played d6 and c3 in 120 ms of 2 x 50; B (black) f5 in 30 ms.
         f.add(&rec(Color::White, Some(ms(50))));
         assert_eq!((f.used, f.moves, f.given), ([ms(120), ms(30)], [2, 1], ms(100)));
@@ -1162,6 +1229,98 @@ mod tests {
         assert!(
             (f.current().as_secs_f64() - 0.05 * 140.0 / 150.0).abs() < 2e-6,
             "{:?}",
+            f.current()
+        );
+        assert!(Follow::new(TimeControl::None).is_none());
+    }
+
+    #[test]
+    fn follow_under_a_clock_moves_a_s_base_time_a_game_at_a_time() {
+        use crate::arena::record::{Ending, Played};
+        use othello_rules::Color;
+        let ms = Duration::from_millis;
+        let played = |color: Color, mv: &str, t: u64| Played {
+            color,
+            mv: mv.parse().unwrap(),
+            time: ms(t),
+            eval: None,
+            depth: None,
+            nodes: None,
+            limit: None,
+            book: false,
+        };
+        // A (white) d6 and c3 in 900 ms; B (black) f5 and c4 in 1400 ms; a forced pass between.
+        let rec = |a_move_time: Option<Duration>, a_base_time: Option<Duration>| GameRecord {
+            number: 1,
+            opening: crate::arena::openings::Opening {
+                root: othello_rules::Position::start(),
+                moves: Vec::new(),
+            },
+            a_color: Color::White,
+            black: "b".into(),
+            white: "a".into(),
+            moves: vec![
+                played(Color::Black, "f5", 600),
+                played(Color::White, "d6", 500),
+                played(Color::Black, "pass", 0),
+                played(Color::White, "c3", 400),
+                played(Color::Black, "c4", 800),
+            ],
+            black_margin: 0,
+            ending: Ending::Scored,
+            time_control: None,
+            time_use: [None; 2],
+            a_move_time,
+            a_base_time,
+        };
+        let clock = TimeControl::Clock {
+            base: ms(1000),
+            increment: ms(50),
+        };
+        let mut f = Follow::new(clock).unwrap();
+        assert_eq!((f.current(), f.increment), (ms(1000), Some(ms(50))));
+        // A game without A's own base time (a per-move record) changes nothing.
+        f.add(&rec(Some(ms(1000)), None));
+        assert_eq!((f.games, f.moves, f.current()), (0, [0; 2], ms(1000)));
+        f.add(&rec(None, Some(ms(1000))));
+        // Given 1000 + 2 x 50 ms, A used 900: share 9/11. B's 1400 ms a game and A's owed
+        // 500 / 9: the aim (1400 + 500 / 9) / (9 / 11) = 1778.4 ms a game is past 1.25 times
+        // A's 1100, so 1375 ms, of which 100 ms are increments: a base of 1275 ms.
+        assert_eq!(
+            (f.used, f.moves, f.games, f.given),
+            ([ms(900), ms(1400)], [2, 2], 1, ms(1100))
+        );
+        assert_eq!(f.current(), ms(1275));
+        assert_eq!((f.mean_game_s(0), f.mean_game_s(1)), (0.9, 1.4));
+        // A second game at 1275 ms where A used 1300 ms (700 + 600): given 2475 in all, used
+        // 2200 (share 8/9). B's mean 1400, owed 600 / 9: (1400 + 600 / 9) / (8 / 9) = 1650 ms
+        // a game (within 1.25 times 1375), less the 100 ms of increments: 1550 ms.
+        let mut second = rec(None, Some(ms(1275)));
+        second.moves[1].time = ms(700);
+        second.moves[3].time = ms(600);
+        f.add(&second);
+        let want = 1.55;
+        assert!(
+            (f.current().as_secs_f64() - want).abs() < 2e-6,
+            "{:?} {want}",
+            f.current()
+        );
+        // Without an increment, B's time per game over A's share, within the step.
+        let mut f = Follow::new(TimeControl::Clock {
+            base: ms(1000),
+            increment: Duration::ZERO,
+        })
+        .unwrap();
+        let mut r = rec(None, Some(ms(1000)));
+        for m in &mut r.moves {
+            m.time = ms(if m.color == Color::White { 450 } else { 480 });
+        }
+        f.add(&r);
+        // B 960 a game, A 900 of 1000: (960 + 60 / 9) / 0.9 ms.
+        let want = (0.96 + 0.06 / 9.0) / 0.9;
+        assert!(
+            (f.current().as_secs_f64() - want).abs() < 2e-6,
+            "{:?} {want}",
             f.current()
         );
     }

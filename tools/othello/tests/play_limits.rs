@@ -447,3 +447,43 @@ fn follow_needs_a_move_time_and_moves_a_s_time_toward_b_s() {
     let summary: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
     assert!(summary["a_last_move_time"].is_null(), "{summary}");
 }
+
+#[test]
+fn follow_under_a_clock_moves_a_s_base_time_toward_b_s_game_time() {
+    // B (random) answers at once and A spends much of its 0.5 s clock, so A's base time falls
+    // by the largest step, 1.25, after each game (the increment's share is the unit tests').
+    let path = tmp("follow-clock.jsonl");
+    let _ = std::fs::remove_file(&path);
+    let out = Command::new(BIN)
+        .args([
+            "play", "pvs", "random", "--tc", "0.5", "--follow", "--margin", "5000", "--games", "4",
+        ])
+        .args(["--json", "-q", "--jsonl", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let recs = records(&path);
+    let bases: Vec<f64> = recs.iter().map(|r| r["a_base_time"].as_f64().unwrap()).collect();
+    assert_eq!(bases.len(), 4);
+    assert!((bases[0] - 0.5).abs() < 1e-9, "{bases:?}");
+    for w in bases.windows(2) {
+        let r = w[0] / w[1];
+        assert!([1.0, 1.25, 1.5625].iter().any(|q| (r - q).abs() < 1e-6), "{bases:?}");
+    }
+    assert!(bases[3] < 0.33, "{bases:?}");
+    assert!(recs.iter().all(|r| r["a_move_time"].is_null()));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let summary: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    let last = summary["a_last_base_time"].as_f64().unwrap();
+    assert!((last - 0.5 / 1.25f64.powi(4)).abs() < 1e-5, "{summary}");
+    assert!(summary["a_last_move_time"].is_null(), "{summary}");
+    assert!(summary["a_s_per_game"].as_f64().unwrap() > summary["b_s_per_game"].as_f64().unwrap());
+    assert!(summary["a_ms_per_move"].as_f64().unwrap() > summary["b_ms_per_move"].as_f64().unwrap());
+    // The text summary names it.
+    let out = Command::new(BIN)
+        .args(["play", "pvs:depth=1", "random", "--tc", "1", "--follow", "--games", "2"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("A's clock followed B's time: "), "{stdout}");
+}

@@ -170,9 +170,10 @@ pub struct Settings {
     /// external engine's move or a human's line ends) and not reported, and the workers end,
     /// which ends their external engines' processes.
     pub interrupt: Option<Arc<AtomicBool>>,
-    /// Under a fixed time per move: A's own time per move in microseconds, read when each of
-    /// its games starts (`othello play --follow` sets it between games); B keeps `time`.
-    /// Without it, or under another time control, both sides play `time`.
+    /// A's own time in microseconds, read when each of its games starts (`othello play
+    /// --follow` sets it between games): under a fixed time per move A's time per move, under
+    /// a clock A's base time for the game (with `time`'s increment); B keeps `time`. Without
+    /// it, or without a clock, both sides play `time`.
     pub follow: Option<Arc<AtomicU64>>,
 }
 
@@ -183,6 +184,25 @@ impl Settings {
         match (self.time, &self.follow) {
             (TimeControl::PerMove(_), Some(f)) => Some(Duration::from_micros(f.load(Ordering::SeqCst))),
             _ => None,
+        }
+    }
+
+    /// Player A's own base time for a game starting now, under a clock with
+    /// [`Settings::follow`]; `None` otherwise (A plays `time`, as B always does).
+    pub fn a_base_time(&self) -> Option<Duration> {
+        match (self.time, &self.follow) {
+            (TimeControl::Clock { .. }, Some(f)) => Some(Duration::from_micros(f.load(Ordering::SeqCst))),
+            _ => None,
+        }
+    }
+
+    /// Player A's time control for a game starting now: `time`, or with [`Settings::follow`]
+    /// its own time per move or base time.
+    pub fn a_time(&self) -> TimeControl {
+        match (self.time, self.a_move_time(), self.a_base_time()) {
+            (_, Some(t), _) => TimeControl::PerMove(t),
+            (TimeControl::Clock { increment, .. }, _, Some(base)) => TimeControl::Clock { base, increment },
+            (t, _, _) => t,
         }
     }
 
@@ -216,6 +236,7 @@ pub fn play_game(
         time_control: ti.clone(),
         time_use: [None; 2],
         a_move_time: None,
+        a_base_time: None,
     };
     let squares = opening.root.size().squares() as i32;
     let forfeit_margin = |loser: Color| if loser == Color::Black { -squares } else { squares };
@@ -235,8 +256,8 @@ pub fn play_game(
         }
     }
     rec.a_move_time = settings.a_move_time();
-    let a_time = rec.a_move_time.map_or(settings.time, TimeControl::PerMove);
-    let mut clocks = [Clock::new(a_time), Clock::new(settings.time)];
+    rec.a_base_time = settings.a_base_time();
+    let mut clocks = [Clock::new(settings.a_time()), Clock::new(settings.time)];
     // The clocks before each move of `rec.moves`, to set them back when moves are taken back.
     let mut clocks_before: Vec<[Clock; 2]> = Vec::new();
     let mut pos = opening.position();
@@ -666,7 +687,26 @@ mod tests {
             ..settings(tc)
         };
         assert_eq!((s.a_move_time(), s.time), (None, tc));
+        // Under a clock the follow sets A's base time and keeps the increment.
+        assert_eq!(s.a_base_time(), Some(Duration::from_millis(7)));
+        assert_eq!(
+            s.a_time(),
+            TimeControl::Clock {
+                base: Duration::from_millis(7),
+                increment: Duration::from_millis(100)
+            }
+        );
         assert_eq!(settings(st).a_move_time(), None);
+        assert_eq!((settings(tc).a_base_time(), settings(tc).a_time()), (None, tc));
+        assert_eq!((settings(st).a_base_time(), settings(st).a_time()), (None, st));
+        let none = Settings {
+            follow: Some(Arc::new(AtomicU64::new(400_000))),
+            ..settings(TimeControl::None)
+        };
+        assert_eq!(
+            (none.a_move_time(), none.a_base_time(), none.a_time()),
+            (None, None, TimeControl::None)
+        );
         // A game's clocks: A's moves get A's time.
         let slow = Settings {
             follow: Some(Arc::new(AtomicU64::new(400_000))),
@@ -689,6 +729,27 @@ mod tests {
             let want = if m.color == Color::White { hard(400) } else { hard(50) };
             assert_eq!(m.limit, want, "{:?}", m.color);
         }
+        assert_eq!(rec.a_base_time, None);
+        // Under a clock A's clock starts at its base time (with the increment), B's at `time`.
+        let clock = Settings {
+            follow: Some(Arc::new(AtomicU64::new(400_000))),
+            ..settings(TimeControl::parse_tc("30+0.5").unwrap())
+        };
+        let rec = play_game(1, &start(), Color::Black, &mut players, &clock, None);
+        assert_eq!(
+            (rec.a_move_time, rec.a_base_time),
+            (None, Some(Duration::from_millis(400)))
+        );
+        assert_eq!(rec.json()["a_base_time"], 0.4);
+        let moves = |c: Color| rec.moves.iter().filter(|m| m.color == c && m.mv != Move::Pass).count() as u32;
+        let left = |a: bool| rec.time_use(a).unwrap().left.unwrap();
+        let (a_inc, b_inc) = (
+            Duration::from_millis(500) * moves(Color::Black),
+            Duration::from_millis(500) * moves(Color::White),
+        );
+        assert!(left(true) <= Duration::from_millis(400) + a_inc, "{:?}", left(true));
+        assert!(left(true) > Duration::from_millis(300) + a_inc, "{:?}", left(true));
+        assert!(left(false) > Duration::from_secs(29) + b_inc, "{:?}", left(false));
     }
 
     fn start() -> Opening {
@@ -892,6 +953,7 @@ mod tests {
             time_control: tc.ggf(),
             time_use: [None; 2],
             a_move_time: None,
+            a_base_time: None,
         };
         assert_eq!(clocks[0].charge(s(3), Duration::ZERO, true), ClockCheck::Ok);
         clocks_before.push(clocks);

@@ -77,6 +77,9 @@ pub struct GameRecord {
     pub time_use: [Option<TimeUse>; 2],
     /// Player A's time per move when it had its own (`othello play --follow`), else `None`.
     pub a_move_time: Option<Duration>,
+    /// Player A's base time when it had its own clock (`othello play --tc ... --follow`), else
+    /// `None`.
+    pub a_base_time: Option<Duration>,
 }
 
 impl GameRecord {
@@ -213,6 +216,7 @@ impl GameRecord {
             "a_least_left": self.time_use(true).and_then(|u| u.least_left).map(micros),
             "b_least_left": self.time_use(false).and_then(|u| u.least_left).map(micros),
             "a_move_time": self.a_move_time.map(micros),
+            "a_base_time": self.a_base_time.map(micros),
         })
     }
 }

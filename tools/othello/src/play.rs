@@ -1299,6 +1299,7 @@ mod tests {
         second.moves[1].time = ms(700);
         second.moves[3].time = ms(600);
         f.add(&second);
+        assert_eq!((f.mean_game_s(0), f.mean_game_s(1)), (1.1, 1.4));
         let want = 1.55;
         assert!(
             (f.current().as_secs_f64() - want).abs() < 2e-6,

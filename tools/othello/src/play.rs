@@ -1176,42 +1176,58 @@ mod tests {
         );
     }
 
-    #[test]
-    fn follow_counts_each_side_s_moves_and_not_the_runner_s_passes() {
-        use crate::arena::record::{Ending, Played};
-        use othello_rules::Color;
-        let ms = Duration::from_millis;
-        let played = |color: Color, mv: &str, t: u64| Played {
+    /// A move of a test record: `mv` by `color` in `ms` milliseconds.
+    fn played(color: othello_rules::Color, mv: &str, ms: u64) -> crate::arena::record::Played {
+        crate::arena::record::Played {
             color,
             mv: mv.parse().unwrap(),
-            time: ms(t),
+            time: Duration::from_millis(ms),
             eval: None,
             depth: None,
             nodes: None,
             limit: None,
             book: false,
-        };
-        let rec = |a_color: Color, a_move_time: Option<Duration>| GameRecord {
+        }
+    }
+
+    /// A test record from the start: A's colour, the moves, A's own time per move or base time.
+    fn record(
+        a_color: othello_rules::Color,
+        moves: Vec<crate::arena::record::Played>,
+        a_move_time: Option<Duration>,
+        a_base_time: Option<Duration>,
+    ) -> GameRecord {
+        GameRecord {
             number: 1,
             opening: crate::arena::openings::Opening {
                 root: othello_rules::Position::start(),
                 moves: Vec::new(),
             },
             a_color,
-            black: "a".into(),
-            white: "b".into(),
-            moves: vec![
+            black: "black".into(),
+            white: "white".into(),
+            moves,
+            black_margin: 0,
+            ending: crate::arena::record::Ending::Scored,
+            time_control: None,
+            time_use: [None; 2],
+            a_move_time,
+            a_base_time,
+        }
+    }
+
+    #[test]
+    fn follow_counts_each_side_s_moves_and_not_the_runner_s_passes() {
+        use othello_rules::Color;
+        let ms = Duration::from_millis;
+        let rec = |a_color: Color, a_move_time: Option<Duration>| {
+            let moves = vec![
                 played(Color::Black, "f5", 30),
                 played(Color::White, "d6", 80),
                 played(Color::Black, "pass", 0),
                 played(Color::White, "c3", 40),
-            ],
-            black_margin: 0,
-            ending: Ending::Scored,
-            time_control: None,
-            time_use: [None; 2],
-            a_move_time,
-            a_base_time: None,
+            ];
+            record(a_color, moves, a_move_time, None)
         };
         let mut f = Follow::new(TimeControl::PerMove(ms(50))).unwrap();
         // A (white) played d6 and c3 in 120 ms of 2 x 50; B (black) f5 in 30 ms.
@@ -1236,42 +1252,18 @@ mod tests {
 
     #[test]
     fn follow_under_a_clock_moves_a_s_base_time_a_game_at_a_time() {
-        use crate::arena::record::{Ending, Played};
         use othello_rules::Color;
         let ms = Duration::from_millis;
-        let played = |color: Color, mv: &str, t: u64| Played {
-            color,
-            mv: mv.parse().unwrap(),
-            time: ms(t),
-            eval: None,
-            depth: None,
-            nodes: None,
-            limit: None,
-            book: false,
-        };
         // A (white) d6 and c3 in 900 ms; B (black) f5 and c4 in 1400 ms; a forced pass between.
-        let rec = |a_move_time: Option<Duration>, a_base_time: Option<Duration>| GameRecord {
-            number: 1,
-            opening: crate::arena::openings::Opening {
-                root: othello_rules::Position::start(),
-                moves: Vec::new(),
-            },
-            a_color: Color::White,
-            black: "b".into(),
-            white: "a".into(),
-            moves: vec![
+        let rec = |a_move_time: Option<Duration>, a_base_time: Option<Duration>| {
+            let moves = vec![
                 played(Color::Black, "f5", 600),
                 played(Color::White, "d6", 500),
                 played(Color::Black, "pass", 0),
                 played(Color::White, "c3", 400),
                 played(Color::Black, "c4", 800),
-            ],
-            black_margin: 0,
-            ending: Ending::Scored,
-            time_control: None,
-            time_use: [None; 2],
-            a_move_time,
-            a_base_time,
+            ];
+            record(Color::White, moves, a_move_time, a_base_time)
         };
         let clock = TimeControl::Clock {
             base: ms(1000),

@@ -385,6 +385,36 @@ fn an_interrupt_ends_the_wait_for_a_slow_external_engines_move() {
     assert!(summary.ends_with(", interrupted by SIGTERM"), "{stdout}");
 }
 
+/// Four games of `pvs` against `random` under `time` with `--follow`: the records (kept in
+/// the temporary file `name`) and the JSON summary.
+fn follow_match(time: &[&str], name: &str) -> (Vec<Value>, Value) {
+    let path = tmp(name);
+    let _ = std::fs::remove_file(&path);
+    let out = Command::new(BIN)
+        .args(["play", "pvs", "random", "--follow", "--margin", "5000", "--games", "4"])
+        .args(time)
+        .args(["--json", "-q", "--jsonl", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let summary = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    (records(&path), summary)
+}
+
+/// A's times over the four games of [`follow_match`] start at `first` and fall by whole steps
+/// of 1.25. Each game reads A's time when it starts; a game may start before the last game's
+/// step is stored (the first game's, in practice), so a step may show a game late and two the
+/// game after: each time is the one before it over 1, 1.25 or 1.25^2.
+fn falls_by_whole_steps(times: &[f64], first: f64) {
+    assert_eq!(times.len(), 4);
+    assert!((times[0] - first).abs() < 1e-9, "{times:?}");
+    for w in times.windows(2) {
+        let r = w[0] / w[1];
+        assert!([1.0, 1.25, 1.5625].iter().any(|q| (r - q).abs() < 1e-6), "{times:?}");
+    }
+}
+
 #[test]
 fn follow_needs_a_move_time_and_moves_a_s_time_toward_b_s() {
     let out = Command::new(BIN)
@@ -397,33 +427,10 @@ fn follow_needs_a_move_time_and_moves_a_s_time_toward_b_s() {
     // B (random) answers at once and A takes much of its 20 ms, so A's time falls by the
     // largest step, 1.25, after each game (a stall of B under load would need to take a
     // fair share of A's time to change that).
-    let path = tmp("follow.jsonl");
-    let _ = std::fs::remove_file(&path);
-    let out = Command::new(BIN)
-        .args([
-            "play", "pvs", "random", "--st", "0.02", "--follow", "--margin", "5000", "--games", "4",
-        ])
-        .args(["--json", "-q", "--jsonl", path.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let times: Vec<f64> = records(&path)
-        .iter()
-        .map(|r| r["a_move_time"].as_f64().unwrap())
-        .collect();
-    // Each game reads A's time when it starts; a game may start before the last game's
-    // step is stored (the first game's, in practice), so a step may show a game late and
-    // two the game after: each record's time is the one before it over 1, 1.25 or 1.25^2,
-    // and the first is --st.
-    assert_eq!(times.len(), 4);
-    assert!((times[0] - 0.02).abs() < 1e-9, "{times:?}");
-    for w in times.windows(2) {
-        let r = w[0] / w[1];
-        assert!([1.0, 1.25, 1.5625].iter().any(|q| (r - q).abs() < 1e-9), "{times:?}");
-    }
+    let (recs, summary) = follow_match(&["--st", "0.02"], "follow.jsonl");
+    let times: Vec<f64> = recs.iter().map(|r| r["a_move_time"].as_f64().unwrap()).collect();
+    falls_by_whole_steps(&times, 0.02);
     assert!(times[3] < 0.0129, "{times:?}");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let summary: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
     assert_eq!(summary["a_last_move_time"].as_f64(), Some(0.008192), "{summary}");
     assert!(summary["a_ms_per_move"].as_f64().unwrap() > summary["b_ms_per_move"].as_f64().unwrap());
     // Without --follow the records say null.
@@ -452,28 +459,11 @@ fn follow_needs_a_move_time_and_moves_a_s_time_toward_b_s() {
 fn follow_under_a_clock_moves_a_s_base_time_toward_b_s_game_time() {
     // B (random) answers at once and A spends much of its 0.5 s clock, so A's base time falls
     // by the largest step, 1.25, after each game (the increment's share is the unit tests').
-    let path = tmp("follow-clock.jsonl");
-    let _ = std::fs::remove_file(&path);
-    let out = Command::new(BIN)
-        .args([
-            "play", "pvs", "random", "--tc", "0.5", "--follow", "--margin", "5000", "--games", "4",
-        ])
-        .args(["--json", "-q", "--jsonl", path.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
-    let recs = records(&path);
+    let (recs, summary) = follow_match(&["--tc", "0.5"], "follow-clock.jsonl");
     let bases: Vec<f64> = recs.iter().map(|r| r["a_base_time"].as_f64().unwrap()).collect();
-    assert_eq!(bases.len(), 4);
-    assert!((bases[0] - 0.5).abs() < 1e-9, "{bases:?}");
-    for w in bases.windows(2) {
-        let r = w[0] / w[1];
-        assert!([1.0, 1.25, 1.5625].iter().any(|q| (r - q).abs() < 1e-6), "{bases:?}");
-    }
+    falls_by_whole_steps(&bases, 0.5);
     assert!(bases[3] < 0.33, "{bases:?}");
     assert!(recs.iter().all(|r| r["a_move_time"].is_null()));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let summary: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
     let last = summary["a_last_base_time"].as_f64().unwrap();
     assert!((last - 0.5 / 1.25f64.powi(4)).abs() < 1e-5, "{summary}");
     assert!(summary["a_last_move_time"].is_null(), "{summary}");

@@ -178,32 +178,39 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Player A's own time per move for a game starting now, under a fixed time per move with
-    /// [`Settings::follow`]; `None` otherwise (A plays `time`, as B always does).
+    /// Player A's own time control for a game starting now, with [`Settings::follow`] under a
+    /// fixed time per move (its own time per move) or a clock (its own base time, `time`'s
+    /// increment); `None` otherwise (A plays `time`, as B always does). The shared value is
+    /// read once: a game's record and its clock take A's time from one call, so that a change
+    /// between games (several under way at once) cannot set them apart.
+    pub fn a_own_time(&self) -> Option<TimeControl> {
+        let own = Duration::from_micros(self.follow.as_ref()?.load(Ordering::SeqCst));
+        match self.time {
+            TimeControl::PerMove(_) => Some(TimeControl::PerMove(own)),
+            TimeControl::Clock { increment, .. } => Some(TimeControl::Clock { base: own, increment }),
+            TimeControl::None => None,
+        }
+    }
+
+    /// Player A's own time per move for a game starting now (see [`Settings::a_own_time`]).
     pub fn a_move_time(&self) -> Option<Duration> {
-        match (self.time, &self.follow) {
-            (TimeControl::PerMove(_), Some(f)) => Some(Duration::from_micros(f.load(Ordering::SeqCst))),
+        match self.a_own_time() {
+            Some(TimeControl::PerMove(t)) => Some(t),
             _ => None,
         }
     }
 
-    /// Player A's own base time for a game starting now, under a clock with
-    /// [`Settings::follow`]; `None` otherwise (A plays `time`, as B always does).
+    /// Player A's own base time for a game starting now (see [`Settings::a_own_time`]).
     pub fn a_base_time(&self) -> Option<Duration> {
-        match (self.time, &self.follow) {
-            (TimeControl::Clock { .. }, Some(f)) => Some(Duration::from_micros(f.load(Ordering::SeqCst))),
+        match self.a_own_time() {
+            Some(TimeControl::Clock { base, .. }) => Some(base),
             _ => None,
         }
     }
 
-    /// Player A's time control for a game starting now: `time`, or with [`Settings::follow`]
-    /// its own time per move or base time.
+    /// Player A's time control for a game starting now: its own, or `time`.
     pub fn a_time(&self) -> TimeControl {
-        match (self.time, self.a_move_time(), self.a_base_time()) {
-            (_, Some(t), _) => TimeControl::PerMove(t),
-            (TimeControl::Clock { increment, .. }, _, Some(base)) => TimeControl::Clock { base, increment },
-            (t, _, _) => t,
-        }
+        self.a_own_time().unwrap_or(self.time)
     }
 
     /// Whether the run was interrupted.
@@ -255,9 +262,13 @@ pub fn play_game(
             return rec;
         }
     }
-    rec.a_move_time = settings.a_move_time();
-    rec.a_base_time = settings.a_base_time();
-    let mut clocks = [Clock::new(settings.a_time()), Clock::new(settings.time)];
+    let a_time = settings.a_own_time();
+    (rec.a_move_time, rec.a_base_time) = match a_time {
+        Some(TimeControl::PerMove(t)) => (Some(t), None),
+        Some(TimeControl::Clock { base, .. }) => (None, Some(base)),
+        _ => (None, None),
+    };
+    let mut clocks = [Clock::new(a_time.unwrap_or(settings.time)), Clock::new(settings.time)];
     // The clocks before each move of `rec.moves`, to set them back when moves are taken back.
     let mut clocks_before: Vec<[Clock; 2]> = Vec::new();
     let mut pos = opening.position();
@@ -707,6 +718,9 @@ mod tests {
             (none.a_move_time(), none.a_base_time(), none.a_time()),
             (None, None, TimeControl::None)
         );
+        assert_eq!(none.a_own_time(), None);
+        assert_eq!(settings(st).a_own_time(), None);
+        assert_eq!(s.a_own_time(), Some(s.a_time()));
         // A game's clocks: A's moves get A's time.
         let slow = Settings {
             follow: Some(Arc::new(AtomicU64::new(400_000))),

@@ -159,9 +159,10 @@ pub fn player(config: &GamesConfig) -> String {
 
 /// Parses one game of an `othello play --jsonl` file (its `game` number, the `opening` move
 /// sequence, then the `moves`, `pass` for a pass) and checks it as [`Game::from_line`] does.
-/// Returns the game (seed 0) and who played black and white. An opening given as a position
-/// (OBF) has no moves from the start position: refused.
-pub fn from_play_line(line: &str) -> Result<(Game, String), crate::error::LineError> {
+/// Returns the game (with `seed` as its seed: a game is known by its number and seed, so two
+/// matches imported with different seeds concatenate without clashes) and who played black and
+/// white. An opening given as a position (OBF) has no moves from the start position: refused.
+pub fn from_play_line(line: &str, seed: u64) -> Result<(Game, String), crate::error::LineError> {
     use crate::error::LineError;
     let v: serde_json::Value = serde_json::from_str(line).map_err(|e| LineError::Json(e.to_string()))?;
     let game = v["game"].as_u64().ok_or(LineError::Field("game"))?;
@@ -177,7 +178,7 @@ pub fn from_play_line(line: &str) -> Result<(Game, String), crate::error::LineEr
         v["black"].as_str().unwrap_or("?"),
         v["white"].as_str().unwrap_or("?")
     );
-    let line = json!({"game": game, "seed": 0, "moves": text}).to_string();
+    let line = json!({"game": game, "seed": seed, "moves": text}).to_string();
     let game = Game::from_line(&line).map_err(|e| match e {
         LineError::Moves(m) => LineError::Moves(format!("{m} (an opening must be a move sequence from the start)")),
         e => e,
@@ -186,10 +187,11 @@ pub fn from_play_line(line: &str) -> Result<(Game, String), crate::error::LineEr
 }
 
 /// Converts the games of an `othello play --jsonl` file into a games file (overwritten), so
-/// that `labels` and `errors` can measure an evaluation on the positions of a match. Returns
-/// how many games were written.
-pub fn import_play(play_path: &str, out_path: &str, on_bad: OnBad) -> TrainResult<usize> {
-    let games = jsonl::read(play_path, false, on_bad, |l| from_play_line(l).map(Some))?.0;
+/// that `labels` and `errors` can measure an evaluation on the positions of a match, and `fit`
+/// can train on them. Every game gets `seed` as its seed (see [`from_play_line`]). Returns how
+/// many games were written.
+pub fn import_play(play_path: &str, out_path: &str, seed: u64, on_bad: OnBad) -> TrainResult<usize> {
+    let games = jsonl::read(play_path, false, on_bad, |l| from_play_line(l, seed).map(Some))?.0;
     let mut text = String::new();
     for (g, names) in &games {
         text.push_str(&g.to_line(names));
@@ -299,19 +301,40 @@ mod tests {
             })
             .collect();
         let line = json!({"game": 9, "opening": opening, "moves": rest, "black": "a", "white": "b"}).to_string();
-        let (imported, who) = from_play_line(&line).unwrap();
+        let (imported, who) = from_play_line(&line, 0).unwrap();
         assert_eq!(imported.moves, game.moves);
         assert_eq!(imported.game, 9);
+        assert_eq!(imported.seed, Some(0));
+        // Another seed: the same game under another identity, which survives a round trip.
+        let (other, _) = from_play_line(&line, 77).unwrap();
+        assert_eq!((other.game, other.seed, &other.moves), (9, Some(77), &imported.moves));
+        assert_eq!(Game::from_line(&other.to_line(&who)).unwrap(), other);
         assert_eq!(who, "a vs b");
         assert_eq!(Game::from_line(&imported.to_line(&who)).unwrap(), imported);
         let unfinished = json!({"game": 1, "opening": opening, "moves": &rest[..10]}).to_string();
-        assert!(from_play_line(&unfinished).unwrap_err() == crate::error::LineError::Unfinished);
+        assert!(from_play_line(&unfinished, 0).unwrap_err() == crate::error::LineError::Unfinished);
         let obf = json!({"game": 1, "opening": "--------XO------ X", "moves": []}).to_string();
-        assert!(from_play_line(&obf).is_err());
+        assert!(from_play_line(&obf, 0).is_err());
         let bad = json!({"game": 1, "opening": "a1", "moves": []}).to_string();
         assert!(matches!(
-            from_play_line(&bad).unwrap_err(),
+            from_play_line(&bad, 0).unwrap_err(),
             crate::error::LineError::Moves(_)
         ));
+
+        // Two matches numbered alike, imported with their own seeds, concatenate as two games.
+        let dir = std::env::temp_dir().join(format!("othello-train-import-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (play, out) = (dir.join("play.jsonl"), dir.join("games.jsonl"));
+        std::fs::write(&play, format!("{line}\n")).unwrap();
+        let mut games = Vec::new();
+        for seed in [3, 5] {
+            let n = import_play(play.to_str().unwrap(), out.to_str().unwrap(), seed, OnBad::Fatal).unwrap();
+            assert_eq!(n, 1);
+            games.extend(read(out.to_str().unwrap(), false, OnBad::Fatal).unwrap());
+        }
+        let ids: Vec<_> = games.iter().map(|g| (g.game, g.seed)).collect();
+        assert_eq!(ids, [(9, Some(3)), (9, Some(5))]);
+        assert!(games.iter().all(|g| g.moves == game.moves));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -13,13 +13,17 @@ pub struct Args {
     /// The games file to write (overwritten).
     #[arg(long)]
     out: String,
+    /// The seed recorded with every game: games are known by their number and seed, so give
+    /// each imported match its own to concatenate their games (and labels) without clashes.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
     #[command(flatten)]
     common: Common,
 }
 
 /// Runs `import`.
 pub fn run(a: &Args) -> TrainResult<()> {
-    let n = selfplay::import_play(&a.play, &a.out, a.common.on_bad())?;
+    let n = selfplay::import_play(&a.play, &a.out, a.seed, a.common.on_bad())?;
     eprintln!("import: {n} games from {} written to {}", a.play, a.out);
     Ok(())
 }

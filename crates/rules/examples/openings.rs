@@ -18,15 +18,16 @@ mod xorshift;
 use xorshift::XorShift;
 
 fn main() {
-    let mut args = std::env::args().skip(1).map(|a| a.parse::<u64>());
-    let (Some(Ok(count)), Some(Ok(plies)), Some(Ok(seed))) = (args.next(), args.next(), args.next()) else {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let number = |i: usize| args.get(i).and_then(|a| a.parse::<u64>().ok());
+    let (Some(count), Some(plies), Some(seed), 3..=4) = (number(0), number(1), number(2), args.len()) else {
         eprintln!("usage: openings COUNT PLIES SEED [EXCLUDE]");
         std::process::exit(2);
     };
     let mut rng = XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let mut seen = HashSet::new();
-    if let Some(path) = std::env::args().nth(4) {
-        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+    if let Some(path) = args.get(3) {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
             eprintln!("openings: cannot read {path}: {e}");
             std::process::exit(2);
         });

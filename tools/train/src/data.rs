@@ -2,9 +2,9 @@
 //!
 //! **Games** (`games`, `import`): `{"game":7,"seed":2026,"moves":"f5d6c3...","black":12,
 //! "player":"..."}`: the game's number, the seed of the run that made it (optional; `import`
-//! writes its `--seed`, 0 unless given), the moves from the start position (`PS` for a pass; they must finish the game),
-//! black's final disc difference (informational) and how the moves were chosen
-//! (informational). A game is identified by `(seed, game)`, so files of several machines with
+//! writes its `--seed`, 0 unless given), the moves from the start position (`PS` for a pass;
+//! they must finish the game), black's final disc difference (informational) and how the
+//! moves were chosen (informational). A game is identified by `(seed, game)`, so files of several machines with
 //! their own seeds (or disjoint `--first` ranges) concatenate without clashes.
 //!
 //! **Labels** (`labels`, the fit's bootstrap):

@@ -322,19 +322,16 @@ mod tests {
         ));
 
         // Two matches numbered alike, imported with their own seeds, concatenate as two games.
-        let dir = std::env::temp_dir().join(format!("othello-train-import-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (play, out) = (dir.join("play.jsonl"), dir.join("games.jsonl"));
+        let dir = crate::tests::Dir::new("import");
+        let (play, out) = (dir.path("play.jsonl"), dir.path("games.jsonl"));
         std::fs::write(&play, format!("{line}\n")).unwrap();
         let mut games = Vec::new();
         for seed in [3, 5] {
-            let n = import_play(play.to_str().unwrap(), out.to_str().unwrap(), seed, OnBad::Fatal).unwrap();
-            assert_eq!(n, 1);
-            games.extend(read(out.to_str().unwrap(), false, OnBad::Fatal).unwrap());
+            assert_eq!(import_play(&play, &out, seed, OnBad::Fatal).unwrap(), 1);
+            games.extend(read(&out, false, OnBad::Fatal).unwrap());
         }
         let ids: Vec<_> = games.iter().map(|g| (g.game, g.seed)).collect();
         assert_eq!(ids, [(9, Some(3)), (9, Some(5))]);
         assert!(games.iter().all(|g| g.moves == game.moves));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -10,17 +10,18 @@ use crate::{TrainError, fit_features, fit_pattern};
 use ahash::AHashSet;
 use othello_pattern::PatternEval;
 
-struct Dir(std::path::PathBuf);
+/// A scratch directory for one test, removed when dropped (also when the test fails).
+pub(crate) struct Dir(std::path::PathBuf);
 
 impl Dir {
-    fn new(name: &str) -> Dir {
+    pub(crate) fn new(name: &str) -> Dir {
         let d = std::env::temp_dir().join(format!("othello-train-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         Dir(d)
     }
 
-    fn path(&self, n: &str) -> String {
+    pub(crate) fn path(&self, n: &str) -> String {
         self.0.join(n).to_string_lossy().into_owned()
     }
 }

@@ -23,12 +23,13 @@
 use crate::data::{Game, Key, Label, Source, key};
 use crate::error::{TrainError, TrainResult};
 use crate::jsonl::{self, OnBad};
-use crate::selfplay::{self, PlayEval};
+use crate::selfplay::{self, PlayEval, SelfPlayEval};
 use ahash::AHashSet;
 use othello_endgame::{SolveMode, Solver, SolverConfig};
 use othello_eval::Evaluator;
 use othello_rules::Position;
-use othello_search::{Limits, Selectivity};
+use othello_search::{Limits, Searcher, Selectivity};
+use std::sync::{Mutex, PoisonError};
 
 /// How the labels are made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,17 +112,7 @@ impl Labeller {
     /// A labeller (a solver, and the searcher of [`Mode::Search`] with its evaluation loaded).
     pub fn new(config: &LabelsConfig) -> TrainResult<Labeller> {
         let searcher = match &config.mode {
-            Mode::Search { eval, selectivity, .. } => {
-                let mut searcher = selfplay::searcher(eval)?;
-                if !selectivity.is_off() && searcher.evaluator().cut_table().is_none() {
-                    return Err(TrainError::Input(format!(
-                        "selectivity {selectivity} needs a pattern evaluation with a cut table; {} has none",
-                        eval.name()
-                    )));
-                }
-                searcher.config_mut().selectivity = *selectivity;
-                Some(searcher)
-            }
+            Mode::Search { eval, selectivity, .. } => Some(label_searcher(eval.load()?, &eval.name(), *selectivity)?),
             _ => None,
         };
         Ok(Labeller {
@@ -251,35 +242,87 @@ impl Labeller {
             } => {
                 let searcher = self.searcher.as_mut().expect("made with the mode");
                 let mean_of = mean_of.clamp(1, depth);
-                let first = depth + 1 - mean_of;
                 for pos in positions.iter().rev() {
                     if !(self.config.min_empties..=self.config.max_empties).contains(&pos.empty_count())
                         || !done.insert(key(pos))
                     {
                         continue;
                     }
-                    searcher.new_game();
-                    let mut by_depth = Vec::new();
-                    let r = searcher.search(pos, &Limits::depth(depth), |it| {
-                        if it.depth >= first {
-                            by_depth.push((it.depth, it.score));
-                        }
-                    });
+                    let (centi, nodes) = search_label(searcher, pos, depth, mean_of);
                     stats.solves += 1;
-                    stats.nodes += r.nodes;
-                    let centi = mean_over_depths(&by_depth, first..=depth, r.score).clamp(-6400, 6400);
+                    stats.nodes += nodes;
                     let source = Source::Search {
                         depth,
                         mean_of,
                         selectivity,
                     };
-                    emit(label(*pos, centi, source, Some(r.nodes)))?;
+                    emit(label(*pos, centi, source, Some(nodes)))?;
                     stats.labels += 1;
                 }
             }
         }
         stats.games += 1;
         Ok(())
+    }
+}
+
+/// The searcher of search labels (and of [`SearchedEval`]): `eval` (named `name` in errors)
+/// at `selectivity`, with the settings of [`selfplay::searcher`]. A selective level needs an
+/// evaluation with a cut table: an error names the evaluation otherwise.
+pub fn label_searcher(eval: SelfPlayEval, name: &str, selectivity: Selectivity) -> TrainResult<Searcher<SelfPlayEval>> {
+    let mut searcher = selfplay::searcher_of(eval);
+    if !selectivity.is_off() && searcher.evaluator().cut_table().is_none() {
+        return Err(TrainError::Input(format!(
+            "selectivity {selectivity} needs a pattern evaluation with a cut table; {name} has none"
+        )));
+    }
+    searcher.config_mut().selectivity = selectivity;
+    Ok(searcher)
+}
+
+/// The search label of `pos`: the value of a fresh `depth` search with `searcher` (its table
+/// cleared first, so the value does not depend on earlier searches), or with `mean_of` K > 1
+/// the mean of its last K iterations' values, in centi-discs clamped to a disc count; and the
+/// search's nodes.
+pub fn search_label(searcher: &mut Searcher<SelfPlayEval>, pos: &Position, depth: u32, mean_of: u32) -> (i32, u64) {
+    let mean_of = mean_of.clamp(1, depth.max(1));
+    let first = depth + 1 - mean_of;
+    searcher.new_game();
+    let mut by_depth = Vec::new();
+    let r = searcher.search(pos, &Limits::depth(depth), |it| {
+        if it.depth >= first {
+            by_depth.push((it.depth, it.score));
+        }
+    });
+    let centi = mean_over_depths(&by_depth, first..=depth, r.score).clamp(-6400, 6400);
+    (centi, r.nodes)
+}
+
+/// An evaluation whose value is a search label ([`search_label`] with its searcher): the
+/// error of a depth-D search, not only of the static evaluation, scored like one
+/// (`othello-train errors --depth`). Searches run one at a time (behind a lock).
+pub struct SearchedEval {
+    searcher: Mutex<Searcher<SelfPlayEval>>,
+    depth: u32,
+    mean_of: u32,
+}
+
+impl SearchedEval {
+    /// Search labels of `depth` (the mean of the last `mean_of` depths) with `searcher`
+    /// (from [`label_searcher`]).
+    pub fn new(searcher: Searcher<SelfPlayEval>, depth: u32, mean_of: u32) -> SearchedEval {
+        SearchedEval {
+            searcher: Mutex::new(searcher),
+            depth,
+            mean_of,
+        }
+    }
+}
+
+impl Evaluator for SearchedEval {
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let mut searcher = self.searcher.lock().unwrap_or_else(PoisonError::into_inner);
+        search_label(&mut searcher, pos, self.depth, self.mean_of).0
     }
 }
 
@@ -486,6 +529,48 @@ mod tests {
             s.new_game();
             assert_eq!(l.centi, s.search(&l.pos, &Limits::depth(3), |_| {}).score);
         }
+    }
+
+    /// A [`SearchedEval`] answers each position with its search label, whatever order the
+    /// positions come in (its table is cleared for each), so `errors --depth` scores the labels
+    /// of the same depth, mean and level at zero; its values are not the static evaluation's,
+    /// nor another depth's; its searcher refuses a level without a cut table.
+    #[test]
+    fn searched_eval_is_the_search_label() {
+        let config = LabelsConfig {
+            mode: Mode::Search {
+                depth: 6,
+                mean_of: 2,
+                eval: PlayEval::Pattern,
+                selectivity: Selectivity::Level(2),
+            },
+            min_empties: 26,
+            max_empties: 44,
+            max_games: None,
+            every: 1,
+            tt_mib: 1,
+        };
+        let (labels, _) = labels_of(&config, &games(3));
+        assert!(labels.len() >= 40);
+        let searched = |depth, mean_of| {
+            let s = label_searcher(PlayEval::Pattern.load().unwrap(), "pattern", Selectivity::Level(2)).unwrap();
+            SearchedEval::new(s, depth, mean_of)
+        };
+        let eval = searched(6, 2);
+        for l in labels.iter().rev() {
+            assert_eq!(eval.evaluate(&l.pos), l.centi, "{}", l.pos);
+        }
+        let rows = || labels.iter().map(|l| (&l.pos, f64::from(l.centi)));
+        let e = crate::report::errors(&eval, rows());
+        assert_eq!((e.n, e.rms), (labels.len(), 0.0));
+        for other in [searched(6, 1), searched(5, 2)] {
+            assert!(crate::report::errors(&other, rows()).rms > 0.0);
+        }
+        let static_eval = PlayEval::Pattern.load().unwrap();
+        assert!(crate::report::errors(&static_eval, rows()).rms > 0.0);
+        let hand = PlayEval::Hand.load().unwrap();
+        let refused = label_searcher(hand, "hand", Selectivity::Level(2)).map(|_| ());
+        assert!(matches!(refused, Err(TrainError::Input(m)) if m.contains("hand has none")));
     }
 
     /// Selective labels equal a fresh search at the same level (the evaluation's cut table

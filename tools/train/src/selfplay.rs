@@ -137,13 +137,18 @@ pub fn play_game(config: &GamesConfig, index: u32, searcher: &mut Searcher<SelfP
 /// A searcher with the evaluation `eval`, no endgame solving, full width (self-play, search
 /// labels: so that the games and labels do not depend on the search's default selectivity).
 pub fn searcher(eval: &PlayEval) -> TrainResult<Searcher<SelfPlayEval>> {
-    Ok(Searcher::new(
-        eval.load()?,
+    Ok(searcher_of(eval.load()?))
+}
+
+/// [`searcher`] with an evaluation already loaded.
+pub fn searcher_of(eval: SelfPlayEval) -> Searcher<SelfPlayEval> {
+    Searcher::new(
+        eval,
         SearchConfig::default()
             .with_tt_mib(4)
             .with_endgame_empties(0)
             .with_selectivity(othello_search::Selectivity::Off),
-    ))
+    )
 }
 
 /// How the moves of `config`'s games are chosen, as recorded in each line.

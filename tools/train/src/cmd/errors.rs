@@ -1,8 +1,11 @@
 //! `errors`: the errors of any weights on any labels file, per empties bucket.
 
 use super::common::{Common, bad, read_labels};
-use othello_eval::{Evaluator, WeightedEval};
+use othello_eval::WeightedEval;
 use othello_pattern::PatternEval;
+use othello_search::Selectivity;
+use othello_spec::SpecEval;
+use othello_train::labelling::{self, SearchedEval};
 use othello_train::{TrainError, TrainResult, data, report};
 
 /// Options of `errors`.
@@ -30,6 +33,19 @@ pub struct Args {
     /// Width of the empties buckets of the table (1: one row per empties count).
     #[arg(long, default_value_t = 1)]
     bucket: u32,
+    /// Score the value of a search of this depth with the weights instead of their static
+    /// evaluation (0: the static evaluation): the value `labels --mode search` gives with the
+    /// same --depth, --mean-of and --selectivity, so an evaluation's gain can be followed
+    /// through search.
+    #[arg(long, default_value_t = 0)]
+    depth: u32,
+    /// With --depth: the mean of the values of this many consecutive depths ending at --depth.
+    #[arg(long, default_value_t = 1)]
+    mean_of: u32,
+    /// With --depth: the selectivity, `off` (full width) or a level 0-4 (needs pattern weights
+    /// with a cut table).
+    #[arg(long, default_value = "off")]
+    selectivity: Selectivity,
     #[command(flatten)]
     common: Common,
 }
@@ -39,13 +55,29 @@ pub fn run(a: &Args) -> TrainResult<()> {
     if a.test_every == 0 || a.bucket == 0 {
         return Err(bad("bad --test-every or --bucket 0: expected at least 1".into()));
     }
-    let eval: Box<dyn Evaluator> = match (a.model.as_str(), a.weights.as_str()) {
-        ("pattern", "default") => Box::new(PatternEval::default()),
-        ("pattern", path) => Box::new(PatternEval::from_path(path).map_err(|error| TrainError::Weights {
-            path: path.to_string(),
-            error,
-        })?),
-        ("features", "default") => Box::new(WeightedEval::default()),
+    if a.depth > 30 {
+        return Err(bad(format!("bad --depth {}: expected 0 (static) to 30", a.depth)));
+    }
+    if !(1..=a.depth.max(1)).contains(&a.mean_of) {
+        return Err(bad(format!(
+            "bad --mean-of {}: expected 1 to --depth ({})",
+            a.mean_of,
+            a.depth.max(1)
+        )));
+    }
+    if a.depth == 0 && !a.selectivity.is_off() {
+        return Err(bad("--selectivity needs --depth (a search)".into()));
+    }
+    let eval: SpecEval = match (a.model.as_str(), a.weights.as_str()) {
+        ("pattern", "default") => SpecEval::Pattern(Box::default(), None),
+        ("pattern", path) => SpecEval::Pattern(
+            Box::new(PatternEval::from_path(path).map_err(|error| TrainError::Weights {
+                path: path.to_string(),
+                error,
+            })?),
+            None,
+        ),
+        ("features", "default") => SpecEval::Weighted(WeightedEval::default()),
         ("features", w) => {
             let text = if std::path::Path::new(w).is_file() {
                 std::fs::read_to_string(w).map_err(|source| TrainError::Read {
@@ -55,7 +87,7 @@ pub fn run(a: &Args) -> TrainResult<()> {
             } else {
                 w.to_string()
             };
-            Box::new(
+            SpecEval::Weighted(
                 text.trim()
                     .parse::<WeightedEval>()
                     .map_err(|e| bad(format!("bad --weights {w:?}: {e}")))?,
@@ -71,9 +103,24 @@ pub fn run(a: &Args) -> TrainResult<()> {
         )));
     }
     let (rows, _) = data::rows(&labels, a.test_every);
-    let by_e = report::by_empties(&eval, &rows, |r| r.test);
+    let by_e = if a.depth == 0 {
+        report::by_empties(&eval, &rows, |r| r.test)
+    } else {
+        let name = format!("{} ({})", a.weights, a.model);
+        let searcher = labelling::label_searcher(eval, &name, a.selectivity)?;
+        report::by_empties(&SearchedEval::new(searcher, a.depth, a.mean_of), &rows, |r| r.test)
+    };
+    let what = match (a.depth, a.mean_of) {
+        (0, _) => String::new(),
+        (d, 1) => format!(", a depth-{d} search at selectivity {}", a.selectivity),
+        (d, k) => format!(
+            ", the mean of depths {}-{d} of a search at selectivity {}",
+            d + 1 - k,
+            a.selectivity
+        ),
+    };
     println!(
-        "errors of {} ({}) on {} (games = 0 mod {}), discs, the hand-feature default beside:",
+        "errors of {} ({}{what}) on {} (games = 0 mod {}), discs, the hand-feature default's static evaluation beside:",
         a.weights,
         a.model,
         a.labels.join(", "),

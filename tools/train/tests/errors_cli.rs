@@ -1,0 +1,138 @@
+//! `othello-train errors --depth` through the binary: the options reach the search (its own
+//! search labels score zero, another mean or depth does not), and bad values exit 2 with a
+//! message naming the option.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn train(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_othello-train"))
+        .args(args)
+        .output()
+        .expect("the othello-train binary runs")
+}
+
+/// A scratch directory, removed when dropped (also when a test fails).
+struct Dir(PathBuf);
+
+impl Dir {
+    fn new(name: &str) -> Dir {
+        let d = std::env::temp_dir().join(format!("othello-train-cli-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Dir(d)
+    }
+
+    fn path(&self, file: &str) -> String {
+        self.0.join(file).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Dir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The RMS of the one pooled row of an `errors --bucket 61` table, and its count.
+fn pooled(out: &Output) -> (usize, f64) {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("| 0-60 |"))
+        .unwrap_or_else(|| panic!("no pooled row in {text}"));
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    (cells[2].parse().unwrap(), cells[3].parse().unwrap())
+}
+
+#[test]
+fn errors_depth_scores_the_search_labels_of_its_options() {
+    let dir = Dir::new("depth");
+    let (games, labels) = (dir.path("g.jsonl"), dir.path("l.jsonl"));
+    assert!(
+        train(&[
+            "games", "--out", &games, "--games", "3", "--seed", "5", "--eval", "pattern", "--quiet"
+        ])
+        .status
+        .success()
+    );
+    let made = train(&[
+        "labels",
+        "--games",
+        &games,
+        "--out",
+        &labels,
+        "--mode",
+        "search",
+        "--depth",
+        "5",
+        "--mean-of",
+        "2",
+        "--selectivity",
+        "2",
+        "--min-empties",
+        "30",
+        "--max-empties",
+        "50",
+        "--quiet",
+    ]);
+    assert!(made.status.success());
+    let n = std::fs::read_to_string(&labels).unwrap().lines().count();
+    assert!(n >= 30, "{n} labels");
+    let errors = |extra: &[&str]| {
+        let mut args = vec![
+            "errors",
+            "--labels",
+            &labels,
+            "--sources",
+            "search",
+            "--bucket",
+            "61",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        pooled(&train(&args))
+    };
+    assert_eq!(
+        errors(&["--depth", "5", "--mean-of", "2", "--selectivity", "2"]),
+        (n, 0.0)
+    );
+    for other in [
+        &["--depth", "5", "--selectivity", "2"][..],
+        &["--depth", "4", "--mean-of", "2", "--selectivity", "2"],
+        &["--depth", "5", "--mean-of", "2"],
+        &[],
+    ] {
+        let (count, rms) = errors(other);
+        assert_eq!(count, n);
+        assert!(rms > 0.0, "{other:?}");
+    }
+}
+
+#[test]
+fn errors_refuses_bad_depth_options() {
+    for (args, named) in [
+        (&["--depth", "31"][..], "--depth 31"),
+        (&["--depth", "4", "--mean-of", "5"], "--mean-of 5"),
+        (&["--depth", "3", "--mean-of", "0"], "--mean-of 0"),
+        (&["--selectivity", "2"], "--selectivity needs --depth"),
+    ] {
+        let mut all = vec!["errors", "--labels", "no-such-file.jsonl"];
+        all.extend_from_slice(args);
+        let out = train(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(named), "{args:?}: {err}");
+    }
+    // At the limits the options are taken: the error is then the missing labels file.
+    for args in [
+        &["--depth", "30", "--mean-of", "30"][..],
+        &["--depth", "0", "--mean-of", "1"],
+    ] {
+        let mut all = vec!["errors", "--labels", "no-such-file.jsonl"];
+        all.extend_from_slice(args);
+        let err = String::from_utf8_lossy(&train(&all).stderr).into_owned();
+        assert!(err.contains("no-such-file.jsonl"), "{args:?}: {err}");
+    }
+}

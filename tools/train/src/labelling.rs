@@ -389,6 +389,29 @@ mod tests {
         (0..n).map(|i| play_game(&config, i, &mut s)).collect()
     }
 
+    /// The settings of a search-label run on every game, with a 1 MiB solver table.
+    fn search_config(
+        depth: u32,
+        mean_of: u32,
+        eval: PlayEval,
+        selectivity: Selectivity,
+        empties: std::ops::RangeInclusive<u32>,
+    ) -> LabelsConfig {
+        LabelsConfig {
+            mode: Mode::Search {
+                depth,
+                mean_of,
+                eval,
+                selectivity,
+            },
+            min_empties: *empties.start(),
+            max_empties: *empties.end(),
+            max_games: None,
+            every: 1,
+            tt_mib: 1,
+        }
+    }
+
     fn labels_of(config: &LabelsConfig, games: &[Game]) -> (Vec<Label>, LabelStats) {
         let mut l = Labeller::new(config).unwrap();
         let (mut out, mut stats, mut done) = (Vec::new(), LabelStats::default(), AHashSet::new());
@@ -507,19 +530,7 @@ mod tests {
     /// Search labels equal a fresh search of the same depth, with the depth recorded.
     #[test]
     fn search_labels_are_the_search_value() {
-        let config = LabelsConfig {
-            mode: Mode::Search {
-                depth: 3,
-                mean_of: 1,
-                eval: PlayEval::Hand,
-                selectivity: Selectivity::Off,
-            },
-            min_empties: 30,
-            max_empties: 34,
-            max_games: None,
-            every: 1,
-            tt_mib: 1,
-        };
+        let config = search_config(3, 1, PlayEval::Hand, Selectivity::Off, 30..=34);
         let (labels, stats) = labels_of(&config, &games(2));
         assert_eq!(stats.solves, labels.len());
         assert!(labels.len() >= 8);
@@ -537,19 +548,7 @@ mod tests {
     /// nor another depth's; its searcher refuses a level without a cut table.
     #[test]
     fn searched_eval_is_the_search_label() {
-        let config = LabelsConfig {
-            mode: Mode::Search {
-                depth: 6,
-                mean_of: 2,
-                eval: PlayEval::Pattern,
-                selectivity: Selectivity::Level(2),
-            },
-            min_empties: 26,
-            max_empties: 44,
-            max_games: None,
-            every: 1,
-            tt_mib: 1,
-        };
+        let config = search_config(6, 2, PlayEval::Pattern, Selectivity::Level(2), 26..=44);
         let (labels, _) = labels_of(&config, &games(3));
         assert!(labels.len() >= 40);
         let searched = |depth, mean_of| {
@@ -579,19 +578,7 @@ mod tests {
     #[test]
     fn selective_labels_are_the_selective_search_value() {
         let depth = 8;
-        let config = LabelsConfig {
-            mode: Mode::Search {
-                depth,
-                mean_of: 2,
-                eval: PlayEval::Pattern,
-                selectivity: Selectivity::Level(0),
-            },
-            min_empties: 24,
-            max_empties: 50,
-            max_games: None,
-            every: 1,
-            tt_mib: 1,
-        };
+        let config = search_config(depth, 2, PlayEval::Pattern, Selectivity::Level(0), 24..=50);
         let (labels, _) = labels_of(&config, &games(3));
         assert!(labels.len() >= 40);
         let mut s = searcher(&PlayEval::Pattern).unwrap();
@@ -640,19 +627,7 @@ mod tests {
             (4, 3, PlayEval::Hand),
             (3, 2, PlayEval::Pattern),
         ] {
-            let config = LabelsConfig {
-                mode: Mode::Search {
-                    depth,
-                    mean_of,
-                    eval: eval.clone(),
-                    selectivity: Selectivity::Off,
-                },
-                min_empties: 1,
-                max_empties: 40,
-                max_games: None,
-                every: 1,
-                tt_mib: 1,
-            };
+            let config = search_config(depth, mean_of, eval.clone(), Selectivity::Off, 1..=40);
             let (labels, _) = labels_of(&config, &games(2));
             assert!(labels.len() >= 40);
             let mut s = searcher(&eval).unwrap();

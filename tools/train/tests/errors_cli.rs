@@ -111,12 +111,14 @@ fn errors_depth_scores_the_search_labels_of_its_options() {
 }
 
 #[test]
-fn errors_refuses_bad_depth_options() {
+fn errors_refuses_bad_options() {
     for (args, named) in [
         (&["--depth", "31"][..], "--depth 31"),
         (&["--depth", "4", "--mean-of", "5"], "--mean-of 5"),
         (&["--depth", "3", "--mean-of", "0"], "--mean-of 0"),
         (&["--selectivity", "2"], "--selectivity needs --depth"),
+        (&["--test-every", "0"], "--test-every or --bucket 0"),
+        (&["--bucket", "0"], "--test-every or --bucket 0"),
     ] {
         let mut all = vec!["errors", "--labels", "no-such-file.jsonl"];
         all.extend_from_slice(args);

@@ -30,7 +30,7 @@
 
 use crate::heuristics::NO_SQUARE;
 use crate::kernel::Kernel;
-use crate::ordering::{MovePicker, OrderingHints};
+use crate::ordering::{MovePicker, OrderingHints, first_by_class};
 use crate::score::{EVAL_LIMIT, INFINITY};
 use crate::worker::Worker;
 use othello_eval::{CutTable, Evaluator};
@@ -39,8 +39,9 @@ use othello_table::Table;
 use othello_table::{Bound, BusySet};
 
 /// Mobility ordering costs a move generation per move: below this depth (children that are
-/// leaves) it is not worth it (measured, see `docs/BENCHMARKS.md`).
-pub(crate) const MOBILITY_MIN_DEPTH: u32 = 3;
+/// leaves, ordered by square class instead) it is not worth it (measured, see
+/// `docs/search.md`, "Move order near the leaves").
+pub(crate) const MOBILITY_MIN_DEPTH: u32 = 2;
 
 /// Late-move reductions, part of selective search (`SearchConfig::reductions`): at a
 /// non-PV node of at least this depth where a cut may be tried (a selective search, the node
@@ -64,8 +65,8 @@ pub(crate) const TABLE_MIN_DEPTH: u32 = 3;
 /// Measured on the bench positions (2 threads, depth 12): 3, 4 and 6 alike; 4 kept.
 pub(crate) const BUSY_MIN_DEPTH: u32 = 4;
 
-/// History ordering costs a selection step per move; below this depth the moves go in
-/// square-index order after the table move and the killers (measured).
+/// History ordering costs a selection step per move; below this depth the moves go by square
+/// class (`BoardSize::square_classes`) after the table move and the killers (measured).
 pub(crate) const HISTORY_MIN_DEPTH: u32 = 2;
 
 /// The table's depth byte: the draft and whether the value is selective, `draft << 1 | 1`
@@ -327,7 +328,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
     /// common start): the general node's loop with only what can happen at depth 1, so the
     /// same tree, values and counters. No table (below `TABLE_MIN_DEPTH`), no busy marks
     /// (below `BUSY_MIN_DEPTH`); the moves go in the general picker's order, which at this
-    /// depth is the two killers (when legal), then square-index order (no history, no
+    /// depth is the two killers (when legal), then square-class order (no history, no
     /// mobility keys below `HISTORY_MIN_DEPTH` and `MOBILITY_MIN_DEPTH`); each child is a
     /// horizon leaf evaluated inline ([`Worker::leaf`]). Multi-ProbCut is tried as in the
     /// general node (the fitted tables have no pair of deep depth 1, but a table may pair it
@@ -369,8 +370,8 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
                 }
                 k
             } else if remaining != 0 {
-                let sq = remaining.trailing_zeros() as u8;
-                remaining &= remaining - 1;
+                let sq = first_by_class(remaining, &self.classes) as u8;
+                remaining &= !(1u64 << sq);
                 sq
             } else {
                 break;
@@ -632,8 +633,9 @@ mod tests {
         again: std::cell::Cell<u64>,
     }
 
-    /// Plain recursion of a selective PVS node `ply` plies below the root, moves in square
-    /// order (no table, killers, history or mobility keys), quiescence off: the cut tries of
+    /// Plain recursion of a selective PVS node `ply` plies below the root, moves in the
+    /// picker's order without keys (no table, killers, history or mobility keys: by square
+    /// class, then square index), quiescence off: the cut tries of
     /// `probcut` (none whose shallow search ends before the full-width plies) and, with
     /// `reduce`, the late-move reductions (none at a node before the plies' last), written out
     /// directly from their definitions (the slow reference of
@@ -677,7 +679,10 @@ mod tests {
         }
         let late = r.reduce && selective && null && depth >= 3 && ply + 1 >= r.plies;
         let mut best = -INFINITY;
-        for (i, sq) in moves.into_iter().enumerate() {
+        let classes = pos.size().square_classes();
+        let mut order: Vec<_> = moves.into_iter().collect();
+        order.sort_by_key(|&sq| (classes.iter().position(|c| c.contains(sq)), sq.index()));
+        for (i, sq) in order.into_iter().enumerate() {
             let child = pos.play_with_flips(sq, pos.flips(sq));
             let s = if i == 0 {
                 -reference(r, &child, depth - 1, -beta, -alpha, ply + 1)

@@ -42,6 +42,8 @@ pub(crate) struct Worker<'a, E: Evaluator, T: Table> {
     pub(crate) size: BoardSize,
     pub(crate) mask: u64,
     pub(crate) corners: u64,
+    /// The board's square classes (`ordering::classes_of`), the order of moves without a key.
+    pub(crate) classes: [u64; 5],
     pub(crate) squares: u32,
     pub(crate) root_color: Color,
     pub(crate) stats: SearchStats,
@@ -96,6 +98,7 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
             size,
             mask: size.mask().0,
             corners: size.corners().0,
+            classes: crate::ordering::classes_of(size.mask().0),
             squares: size.squares(),
             root_color: pos.side_to_move(),
             stats: SearchStats::default(),

@@ -334,6 +334,55 @@ fn the_picker_orders_by_fewest_replies() {
     );
 }
 
+/// Without keys (no table move, killers, history or mobility), the picker gives the moves by
+/// square class (`BoardSize::square_classes`: corners, edges, inner, C, X), then by square
+/// index, on every board size.
+#[test]
+fn the_picker_orders_by_class_without_keys() {
+    let mut positions = random_positions(BoardSize::Eight, 40, 6..54, 15);
+    positions.extend(random_positions(BoardSize::Six, 10, 4..26, 16));
+    positions.extend(random_positions(BoardSize::Four, 10, 1..8, 17));
+    let mut reordered = 0;
+    for pos in &positions {
+        let moves = pos.legal_moves();
+        let got: Vec<u8> = MovePicker::new(
+            pos.player().0,
+            pos.opponent().0,
+            pos.size().mask().0,
+            moves.0,
+            OrderingHints::default(),
+        )
+        .collect();
+        let classes = pos.size().square_classes();
+        let mut want: Vec<(usize, u8)> = moves
+            .into_iter()
+            .map(|sq| {
+                let class = classes.iter().position(|c| c.contains(sq)).expect("a class");
+                (class, sq.index() as u8)
+            })
+            .collect();
+        want.sort_unstable();
+        reordered += usize::from(want.windows(2).any(|w| w[0].1 > w[1].1));
+        assert_eq!(got, want.iter().map(|w| w.1).collect::<Vec<_>>(), "{pos}");
+    }
+    assert!(
+        reordered > 20,
+        "the order differs from square order in {reordered} positions only"
+    );
+    // A mask of no board size: one class, so square order.
+    let pos = &positions[0];
+    let mask = 0x00ff_ffff_ffff_ff00;
+    let moves = pos.legal_moves().0 & mask;
+    let got: Vec<u8> =
+        MovePicker::new(pos.player().0, pos.opponent().0, mask, moves, OrderingHints::default()).collect();
+    let want: Vec<u8> = othello_rules::Bitboard(moves)
+        .into_iter()
+        .map(|sq| sq.index() as u8)
+        .collect();
+    assert!(want.len() > 1, "{pos}");
+    assert_eq!(got, want, "{pos}");
+}
+
 #[test]
 fn move_picker_perft_equals_rules_perft() {
     let mut rng = SmallRng::seed_from_u64(10);

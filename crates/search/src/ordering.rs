@@ -38,14 +38,10 @@ const CLASSES: [(u64, [u64; 5]); 3] = {
 /// for a mask of no board size, one class.
 #[inline]
 pub(crate) fn classes_of(mask: u64) -> [u64; 5] {
-    let mut i = 0;
-    while i < CLASSES.len() {
-        if CLASSES[i].0 == mask {
-            return CLASSES[i].1;
-        }
-        i += 1;
-    }
-    [mask, 0, 0, 0, 0]
+    CLASSES
+        .iter()
+        .find(|&&(m, _)| m == mask)
+        .map_or([mask, 0, 0, 0, 0], |&(_, c)| c)
 }
 
 /// The first square of `squares` (not empty) in class order, then square order.
@@ -182,15 +178,11 @@ impl<'a> MovePicker<'a> {
                     if self.remaining == 0 {
                         return None;
                     }
-                    let mut best = if self.keyed {
-                        self.remaining.trailing_zeros()
-                    } else {
-                        first_by_class(self.remaining, &classes_of(self.mask))
-                    };
-                    if self.keyed {
+                    let best = if self.keyed {
                         // Selection step: the highest key; scanning squares upwards and
                         // replacing only on a strictly higher key keeps the lowest index
                         // among equals.
+                        let mut best = self.remaining.trailing_zeros();
                         let mut rest = self.remaining & (self.remaining - 1);
                         while rest != 0 {
                             let sq = rest.trailing_zeros();
@@ -199,7 +191,10 @@ impl<'a> MovePicker<'a> {
                                 best = sq;
                             }
                         }
-                    }
+                        best
+                    } else {
+                        first_by_class(self.remaining, &classes_of(self.mask))
+                    };
                     self.remaining &= !(1u64 << best);
                     return Some(best as u8);
                 }

@@ -1,6 +1,6 @@
 //! Per-board-size geometry the solver needs: the board mask, the quadrants used for parity,
-//! the static square-quality classes used to order moves near the leaves, and the squares that
-//! a line cannot cross (for stability).
+//! the static square order (the rules crate's square classes) as ranks used to order moves near
+//! the leaves, and the squares that a line cannot cross (for stability).
 
 use othello_rules::BoardSize;
 
@@ -21,7 +21,7 @@ pub(crate) struct Layout {
     /// `quadrant_bit[sq]`: bit `q` for the quadrant `q` holding `sq` (0 off the board), so a
     /// move on `sq` flips the parity of its quadrant with one XOR.
     pub quadrant_bit: [u8; 64],
-    /// Square classes, best first (Edax's presorted order on 8x8); the unused tail is zero.
+    /// Square classes, best first ([`BoardSize::square_classes`]); the unused tail is zero.
     /// The search reads them through [`Layout::rank`]; the tests check the ranks against them.
     #[cfg_attr(not(test), allow(dead_code, reason = "read by the tests"))]
     pub classes: [u64; 10],
@@ -103,45 +103,13 @@ impl Layout {
     }
 }
 
-static LAYOUT_8: Layout = Layout::new(
-    BoardSize::Eight,
-    &[
-        (0, 0),
-        (2, 3),
-        (2, 2),
-        (0, 2),
-        (0, 3),
-        (1, 3),
-        (1, 2),
-        (0, 1),
-        (1, 1),
-        (3, 3),
-    ],
-);
-static LAYOUT_6: Layout = Layout::new(BoardSize::Six, &[(0, 0), (2, 0), (2, 1), (0, 1), (1, 1), (2, 2)]);
-static LAYOUT_4: Layout = Layout::new(BoardSize::Four, &[(0, 0), (1, 0), (1, 1)]);
-
-/// The square `(col, row)` and its images under the eight symmetries of a `side` x `side` board.
-const fn symmetric_closure(col: u32, row: u32, side: u32) -> u64 {
-    let n = side - 1;
-    let mut m = 0u64;
-    let mut t = 0;
-    while t < 8 {
-        let (mut c, mut r) = if t & 1 == 0 { (col, row) } else { (row, col) };
-        if t & 2 != 0 {
-            c = n - c;
-        }
-        if t & 4 != 0 {
-            r = n - r;
-        }
-        m |= 1 << (8 * r + c);
-        t += 1;
-    }
-    m
-}
+static LAYOUT_8: Layout = Layout::new(BoardSize::Eight);
+static LAYOUT_6: Layout = Layout::new(BoardSize::Six);
+static LAYOUT_4: Layout = Layout::new(BoardSize::Four);
 
 impl Layout {
-    const fn new(size: BoardSize, class_seeds: &[(u32, u32)]) -> Layout {
+    const fn new(size: BoardSize) -> Layout {
+        let order = size.square_classes();
         let side = size.side() as u32;
         let half = side / 2;
         let mask = size.mask().0;
@@ -160,13 +128,12 @@ impl Layout {
         let mut classes = [0u64; 10];
         let mut square_value = [0i32; 64];
         let mut i = 0;
-        while i < class_seeds.len() {
-            let (c, r) = class_seeds[i];
-            classes[i] = symmetric_closure(c, r, side);
+        while i < order.len() {
+            classes[i] = order[i].0;
             let mut sq = 0;
             while sq < 64 {
                 if classes[i] & (1 << sq) != 0 {
-                    square_value[sq] = (class_seeds.len() - i) as i32;
+                    square_value[sq] = (order.len() - i) as i32;
                 }
                 sq += 1;
             }
@@ -177,8 +144,8 @@ impl Layout {
         let mut square_at = [0u8; 64];
         let mut next = 0;
         let mut i = 0;
-        while i <= class_seeds.len() {
-            let group = if i < class_seeds.len() { classes[i] } else { !mask };
+        while i <= order.len() {
+            let group = if i < order.len() { classes[i] } else { !mask };
             let mut sq = 0;
             while sq < 64 {
                 if group & (1 << sq) != 0 {
@@ -220,7 +187,7 @@ impl Layout {
             quadrants,
             quadrant_bit,
             classes,
-            n_classes: class_seeds.len(),
+            n_classes: order.len(),
             square_value,
             rank,
             square_at,

@@ -82,29 +82,19 @@ impl BoardSize {
         Bitboard(row | row << (8 * (n - 1)) | col | col << (n - 1))
     }
 
-    /// The squares in five classes by their usual static worth, best first: the corners,
-    /// the other edge squares not next to a corner, the inner squares not diagonally next to
-    /// a corner, the C-squares (edge squares next to a corner) and the X-squares (diagonally
-    /// next to a corner). The classes are disjoint and cover the board (on 4x4 every inner
-    /// square is an X-square, so the inner class is empty). A move-ordering key that costs
-    /// nothing: the search tries moves of a better class first where it has no other key.
-    pub const fn square_classes(self) -> [Bitboard; 5] {
-        let n = self.side() as u32 - 1;
-        const fn at(r: u32, c: u32) -> u64 {
-            1 << (8 * r + c)
+    /// The board's squares in classes of equal static worth, best first: the static square
+    /// order that engines use to try moves where they have no better key (Edax's presorted
+    /// order on 8x8). Each class is one square and its images under the board's eight
+    /// symmetries; the classes are disjoint and cover the board. On 8x8: the corners, then
+    /// c4 (the inner squares off the centre), c3, a3, a4 (the edge squares away from the
+    /// corners), b4, b3, the C-squares (b1), the X-squares (b2) and the centre (d4, filled from
+    /// the start). On 6x6: a1, c1, c2, b1, b2, c3; on 4x4: a1, b1, b2.
+    pub const fn square_classes(self) -> &'static [Bitboard] {
+        match self {
+            BoardSize::Four => &CLASSES_4,
+            BoardSize::Six => &CLASSES_6,
+            BoardSize::Eight => &CLASSES_8,
         }
-        let x = at(1, 1) | at(1, n - 1) | at(n - 1, 1) | at(n - 1, n - 1);
-        let c = at(0, 1) | at(1, 0) | at(0, n - 1) | at(1, n) | at(n - 1, 0) | at(n, 1) | at(n, n - 1) | at(n - 1, n);
-        let corners = self.corners().0;
-        let edges = self.edges().0 & !corners & !c;
-        let inner = self.mask().0 & !self.edges().0 & !x;
-        [
-            Bitboard(corners),
-            Bitboard(edges),
-            Bitboard(inner),
-            Bitboard(c),
-            Bitboard(x),
-        ]
     }
 
     /// The start position's discs: `(black, white)` on the four centre squares
@@ -118,6 +108,54 @@ impl BoardSize {
         (Bitboard(black), Bitboard(white))
     }
 }
+
+/// The square `(col, row)` and its images under the eight symmetries of a `side` x `side` board.
+const fn symmetric_closure(col: u32, row: u32, side: u32) -> u64 {
+    let n = side - 1;
+    let mut m = 0u64;
+    let mut t = 0;
+    while t < 8 {
+        let (mut c, mut r) = if t & 1 == 0 { (col, row) } else { (row, col) };
+        if t & 2 != 0 {
+            c = n - c;
+        }
+        if t & 4 != 0 {
+            r = n - r;
+        }
+        m |= 1 << (8 * r + c);
+        t += 1;
+    }
+    m
+}
+
+/// The classes of [`BoardSize::square_classes`] from one `(col, row)` seed each.
+const fn classes<const N: usize>(side: u32, seeds: [(u32, u32); N]) -> [Bitboard; N] {
+    let mut out = [Bitboard(0); N];
+    let mut i = 0;
+    while i < N {
+        out[i] = Bitboard(symmetric_closure(seeds[i].0, seeds[i].1, side));
+        i += 1;
+    }
+    out
+}
+
+const CLASSES_8: [Bitboard; 10] = classes(
+    8,
+    [
+        (0, 0),
+        (2, 3),
+        (2, 2),
+        (0, 2),
+        (0, 3),
+        (1, 3),
+        (1, 2),
+        (0, 1),
+        (1, 1),
+        (3, 3),
+    ],
+);
+const CLASSES_6: [Bitboard; 6] = classes(6, [(0, 0), (2, 0), (2, 1), (0, 1), (1, 1), (2, 2)]);
+const CLASSES_4: [Bitboard; 3] = classes(4, [(0, 0), (1, 0), (1, 1)]);
 
 impl fmt::Display for BoardSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -182,16 +220,23 @@ mod tests {
     fn square_classes_partition_the_board() {
         let names = |s: BoardSize| {
             s.square_classes()
-                .map(|b| b.into_iter().map(|q| q.to_string()).collect::<Vec<_>>().join(" "))
+                .iter()
+                .map(|&b| b.into_iter().map(|q| q.to_string()).collect::<Vec<_>>().join(" "))
+                .collect::<Vec<_>>()
         };
         assert_eq!(
             names(BoardSize::Eight),
             [
                 "a1 h1 a8 h8",
-                "c1 d1 e1 f1 a3 h3 a4 h4 a5 h5 a6 h6 c8 d8 e8 f8",
-                "c2 d2 e2 f2 b3 c3 d3 e3 f3 g3 b4 c4 d4 e4 f4 g4 b5 c5 d5 e5 f5 g5 b6 c6 d6 e6 f6 g6 c7 d7 e7 f7",
+                "d3 e3 c4 f4 c5 f5 d6 e6",
+                "c3 f3 c6 f6",
+                "c1 f1 a3 h3 a6 h6 c8 f8",
+                "d1 e1 a4 h4 a5 h5 d8 e8",
+                "d2 e2 b4 g4 b5 g5 d7 e7",
+                "c2 f2 b3 g3 b6 g6 c7 f7",
                 "b1 g1 a2 h2 a7 h7 b8 g8",
                 "b2 g2 b7 g7",
+                "d4 e4 d5 e5",
             ]
         );
         assert_eq!(
@@ -199,19 +244,20 @@ mod tests {
             [
                 "a1 f1 a6 f6",
                 "c1 d1 a3 f3 a4 f4 c6 d6",
-                "c2 d2 b3 c3 d3 e3 b4 c4 d4 e4 c5 d5",
+                "c2 d2 b3 e3 b4 e4 c5 d5",
                 "b1 e1 a2 f2 a5 f5 b6 e6",
-                "b2 e2 b5 e5"
+                "b2 e2 b5 e5",
+                "c3 d3 c4 d4",
             ]
         );
         assert_eq!(
             names(BoardSize::Four),
-            ["a1 d1 a4 d4", "", "", "b1 c1 a2 d2 a3 d3 b4 c4", "b2 c2 b3 c3"]
+            ["a1 d1 a4 d4", "b1 c1 a2 d2 a3 d3 b4 c4", "b2 c2 b3 c3"]
         );
         for s in BoardSize::ALL {
             let classes = s.square_classes();
             let mut seen = Bitboard(0);
-            for c in classes {
+            for &c in classes {
                 assert!((seen & c).is_empty() && (c & !s.mask()).is_empty(), "{s}");
                 seen |= c;
             }

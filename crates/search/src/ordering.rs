@@ -10,8 +10,9 @@
 //!    opponent's number of replies (fewest replies first, the "fastest first" rule of Edax),
 //!    then the history counter of the square; equal keys go by square index, lowest first.
 //!    Without a key (no mobility, no history) the rest go by the square's class
-//!    ([`BoardSize::square_classes`]: corners, edges, inner squares, C-squares, X-squares),
-//!    then by square index: a free guess that puts the usual good moves first.
+//!    ([`BoardSize::square_classes`], the static square order the endgame solver uses too:
+//!    corners first, X-squares last), then by square index: a free guess that puts the usual
+//!    good moves first.
 //!
 //! Stages 1 and 2 cost nothing until they are consumed, and stage 3 is sorted lazily (a
 //! selection step per move taken), so a cutoff on the first move pays for no sorting. Every
@@ -21,32 +22,39 @@
 use crate::kernel::{Dispatch, MoveGen};
 use othello_rules::BoardSize;
 
-/// The square classes of each board size, by mask (see [`classes_of`]).
-const CLASSES: [(u64, [u64; 5]); 3] = {
-    let mut out = [(0, [0; 5]); 3];
+/// The most square classes of a board size ([`BoardSize::square_classes`]).
+pub(crate) const MAX_CLASSES: usize = 10;
+
+/// The square classes of each board size, by mask, with an empty tail (see [`classes_of`]).
+const CLASSES: [(u64, [u64; MAX_CLASSES]); 3] = {
+    let mut out = [(0, [0; MAX_CLASSES]); 3];
     let mut i = 0;
     while i < 3 {
         let size = BoardSize::ALL[i];
         let c = size.square_classes();
-        out[i] = (size.mask().0, [c[0].0, c[1].0, c[2].0, c[3].0, c[4].0]);
+        out[i].0 = size.mask().0;
+        let mut j = 0;
+        while j < c.len() {
+            out[i].1[j] = c[j].0;
+            j += 1;
+        }
         i += 1;
     }
     out
 };
 
-/// The square classes ([`BoardSize::square_classes`]) of the board whose squares are `mask`;
-/// for a mask of no board size, one class.
+/// The square classes ([`BoardSize::square_classes`]) of the board whose squares are `mask`,
+/// with an empty tail; for a mask of no board size, one class.
 #[inline]
-pub(crate) fn classes_of(mask: u64) -> [u64; 5] {
-    CLASSES
-        .iter()
-        .find(|&&(m, _)| m == mask)
-        .map_or([mask, 0, 0, 0, 0], |&(_, c)| c)
+pub(crate) fn classes_of(mask: u64) -> [u64; MAX_CLASSES] {
+    let mut one = [0; MAX_CLASSES];
+    one[0] = mask;
+    CLASSES.iter().find(|&&(m, _)| m == mask).map_or(one, |&(_, c)| c)
 }
 
 /// The first square of `squares` (not empty) in class order, then square order.
 #[inline(always)]
-pub(crate) fn first_by_class(squares: u64, classes: &[u64; 5]) -> u32 {
+pub(crate) fn first_by_class(squares: u64, classes: &[u64; MAX_CLASSES]) -> u32 {
     let class = classes
         .iter()
         .map(|&c| squares & c)

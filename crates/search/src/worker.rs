@@ -43,7 +43,7 @@ pub(crate) struct Worker<'a, E: Evaluator, T: Table> {
     pub(crate) mask: u64,
     pub(crate) corners: u64,
     /// The board's square classes (`ordering::classes_of`), the order of moves without a key.
-    pub(crate) classes: [u64; 5],
+    pub(crate) classes: [u64; crate::ordering::MAX_CLASSES],
     pub(crate) squares: u32,
     pub(crate) root_color: Color,
     pub(crate) stats: SearchStats,

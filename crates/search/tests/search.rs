@@ -335,8 +335,8 @@ fn the_picker_orders_by_fewest_replies() {
 }
 
 /// Without keys (no table move, killers, history or mobility), the picker gives the moves by
-/// square class (`BoardSize::square_classes`: corners, edges, inner, C, X), then by square
-/// index, on every board size.
+/// square class (`BoardSize::square_classes`, the static square order), then by square index,
+/// on every board size.
 #[test]
 fn the_picker_orders_by_class_without_keys() {
     let mut positions = random_positions(BoardSize::Eight, 40, 6..54, 15);

@@ -79,8 +79,9 @@ pub const CENTI_DISCS_PER_UNIT: i32 = 100;
 /// A static evaluation: an estimate of the final disc difference for the side to move, in
 /// centi-discs (1/100 disc), so that it compares directly with exact endgame scores x100.
 ///
-/// Implementations must be cheap and deterministic; the search is generic over this trait, so
-/// calls are static, not dynamic.
+/// Implementations must be cheap and deterministic, a function of the position alone (the
+/// search caches values by position); the search is generic over this trait, so calls are
+/// static, not dynamic.
 pub trait Evaluator: Send + Sync {
     /// The score of `pos` for its side to move, in centi-discs.
     fn evaluate(&self, pos: &Position) -> i32;

@@ -5,7 +5,11 @@
 //! caused, weighted by `depth^2` so deep cutoffs dominate; when a counter grows past
 //! [`HISTORY_MAX`] every counter is halved, which keeps the numbers bounded and lets recent
 //! experience outweigh old.
+//!
+//! The thread's cache of horizon evaluations ([`EvalCache`]) travels with them: it is kept
+//! between searches too, and stays valid as long as the searcher's evaluation (for its life).
 
+use crate::evalcache::EvalCache;
 use crate::pv::MAX_PLY;
 
 /// History counters are halved when one passes this value.
@@ -14,11 +18,13 @@ pub const HISTORY_MAX: u32 = 1 << 20;
 /// Marks an empty killer slot.
 pub(crate) const NO_SQUARE: u8 = 255;
 
-/// Killers and history of one search thread.
+/// Killers, history and evaluation cache of one search thread.
 #[derive(Clone)]
 pub(crate) struct Heuristics {
     killers: Box<[[u8; 2]; MAX_PLY]>,
     history: Box<[[u32; 64]; 2]>,
+    /// Horizon evaluations already made ([`crate::worker::Worker::evaluate_moves`]).
+    pub(crate) evals: EvalCache,
 }
 
 impl Default for Heuristics {
@@ -26,6 +32,7 @@ impl Default for Heuristics {
         Heuristics {
             killers: Box::new([[NO_SQUARE; 2]; MAX_PLY]),
             history: Box::new([[0; 64]; 2]),
+            evals: EvalCache::default(),
         }
     }
 }
@@ -73,9 +80,11 @@ impl Heuristics {
         *self.killers = [[NO_SQUARE; 2]; MAX_PLY];
     }
 
-    /// Forgets everything.
+    /// Forgets the killers and the history. The evaluation cache stays: its values are the
+    /// evaluation's own, whatever the game.
     pub(crate) fn clear(&mut self) {
-        *self = Heuristics::default();
+        self.clear_killers();
+        *self.history = [[0; 64]; 2];
     }
 }
 

@@ -76,6 +76,7 @@ mod alphabeta;
 mod config;
 mod deepening;
 mod endgame;
+mod evalcache;
 mod heuristics;
 #[allow(unsafe_code, reason = "entering the copies compiled with x86 target features")]
 mod kernel;

@@ -10,8 +10,11 @@ use std::time::Duration;
 pub struct SearchStats {
     /// Positions visited (every call of the search, leaves and quiescence nodes included).
     pub nodes: u64,
-    /// Calls of the evaluation.
+    /// Evaluations of positions at the horizon (and below it, in quiescence).
     pub leaf_evals: u64,
+    /// The part of `leaf_evals` answered by the thread's evaluation cache (the same values,
+    /// without calling the evaluation).
+    pub cached_evals: u64,
     /// Nodes that failed high (a move reached beta).
     pub beta_cutoffs: u64,
     /// Beta cutoffs caused by the first move searched: `first_move_cutoffs / beta_cutoffs` is
@@ -59,6 +62,7 @@ impl std::ops::AddAssign<&SearchStats> for SearchStats {
     fn add_assign(&mut self, other: &SearchStats) {
         self.nodes += other.nodes;
         self.leaf_evals += other.leaf_evals;
+        self.cached_evals += other.cached_evals;
         self.beta_cutoffs += other.beta_cutoffs;
         self.first_move_cutoffs += other.first_move_cutoffs;
         self.tt_probes += other.tt_probes;
@@ -83,6 +87,7 @@ mod tests {
         let one = SearchStats {
             nodes: 1,
             leaf_evals: 2,
+            cached_evals: 14,
             beta_cutoffs: 3,
             first_move_cutoffs: 4,
             tt_probes: 5,
@@ -102,6 +107,7 @@ mod tests {
             [
                 s.nodes,
                 s.leaf_evals,
+                s.cached_evals,
                 s.beta_cutoffs,
                 s.first_move_cutoffs,
                 s.tt_probes,

@@ -174,14 +174,23 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
     }
 
     /// [`Worker::evaluate`] of a position whose side to move has the legal squares `moves`
-    /// (on the board: masked), which the evaluation may use instead of generating them.
+    /// (on the board: masked), which the evaluation may use instead of generating them; read
+    /// from the thread's evaluation cache when it holds the position (the same value).
     #[inline]
     pub(crate) fn evaluate_moves(&mut self, p: u64, o: u64, moves: u64, ply: usize) -> i32 {
         self.stats.leaf_evals += 1;
-        let pos = Position::from_raw_unchecked(p, o, self.color_at(ply), self.size);
-        self.eval
+        let color = self.color_at(ply);
+        if let Some(v) = self.heuristics.evals.get(p, o, color) {
+            self.stats.cached_evals += 1;
+            return v;
+        }
+        let pos = Position::from_raw_unchecked(p, o, color, self.size);
+        let v = self
+            .eval
             .evaluate_with_moves(&pos, moves)
-            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        self.heuristics.evals.put(p, o, color, v);
+        v
     }
 
     /// The exact score of a finished game, side-relative.

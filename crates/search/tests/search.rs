@@ -838,7 +838,17 @@ fn node_counts_are_reproducible_and_consistent() {
                 assert_eq!(last, first.nodes, "{pos}: the last iteration counts every node");
             }
             a.new_game();
-            assert_eq!(run(&mut a).0.nodes, first.nodes, "{pos}: after new_game");
+            let (again, _) = run(&mut a);
+            assert_eq!(
+                (again.nodes, again.score, again.best_move),
+                (first.nodes, first.score, first.best_move),
+                "{pos}: after new_game"
+            );
+            // The evaluation cache outlives the game: the same evaluations, more of them
+            // answered from the cache (with the same values, as the equal results show).
+            assert_eq!(again.stats.leaf_evals, first.stats.leaf_evals, "{pos}");
+            assert!(first.stats.cached_evals <= first.stats.leaf_evals, "{pos}");
+            assert!(again.stats.cached_evals > first.stats.cached_evals, "{pos}");
             let mut b = Searcher::new(Mobility, SearchConfig::default());
             assert_eq!(run(&mut b).0.nodes, first.nodes, "{pos}: a fresh searcher");
         }

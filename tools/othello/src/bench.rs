@@ -152,6 +152,7 @@ pub fn run(args: &BenchArgs) -> CliResult {
     let mut searcher = Searcher::new(eval, config);
     let bar = progress(positions.len() as u64, "positions", args.quiet);
     let mut total = 0u64;
+    let (mut evals, mut cached) = (0u64, 0u64);
     // Search time only: the table's allocation and its clearing between positions are not
     // counted (the search's own clock starts after them).
     let mut total_secs = 0.0;
@@ -168,6 +169,8 @@ pub fn run(args: &BenchArgs) -> CliResult {
         } else {
             searcher.new_game();
             let r = searcher.search(pos, &Limits::depth(depth), |_| {});
+            evals += r.stats.leaf_evals;
+            cached += r.stats.cached_evals;
             Row {
                 nodes: r.nodes,
                 ms: r.time.as_secs_f64() * 1e3,
@@ -210,7 +213,8 @@ pub fn run(args: &BenchArgs) -> CliResult {
             )
         },
         || json!({"positions": positions.len(), "depth": depth, "selectivity": (!args.perft).then(|| selectivity.to_string()),
-            "nodes": total, "time_ms": round_ms(secs * 1e3), "nps": nps}),
+            "nodes": total, "time_ms": round_ms(secs * 1e3), "nps": nps,
+            "evals": (!args.perft).then_some(evals), "cached_evals": (!args.perft).then_some(cached)}),
     );
     Ok(())
 }

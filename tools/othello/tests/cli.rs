@@ -470,6 +470,14 @@ fn bench_signature() {
     // Deterministic: the same count twice.
     let again = json_lines(&othello(&["bench", "--depth", "6", "--json"]));
     assert_eq!(again.last().unwrap()["nodes"], last["nodes"]);
+    // The evaluations, and the evaluation cache's share of them, are as deterministic.
+    let (evals, cached) = (last["evals"].as_u64().unwrap(), last["cached_evals"].as_u64().unwrap());
+    assert_eq!(again.last().unwrap()["evals"], last["evals"]);
+    assert_eq!(again.last().unwrap()["cached_evals"], last["cached_evals"]);
+    assert!(
+        0 < cached && cached < evals && evals < BENCH_SIGNATURE_DEPTH_6,
+        "{cached} {evals}"
+    );
     assert_eq!(
         last["nodes"].as_u64().unwrap(),
         BENCH_SIGNATURE_DEPTH_6,

@@ -24,7 +24,7 @@ pub(crate) struct Layout {
     /// Square classes, best first ([`BoardSize::square_classes`]); the unused tail is zero.
     /// The search reads them through [`Layout::rank`]; the tests check the ranks against them.
     #[cfg_attr(not(test), allow(dead_code, reason = "read by the tests"))]
-    pub classes: [u64; 10],
+    pub classes: [u64; BoardSize::MAX_SQUARE_CLASSES],
     /// How many entries of `classes` are used.
     #[cfg_attr(not(test), allow(dead_code, reason = "read by the tests"))]
     pub n_classes: usize,
@@ -125,7 +125,7 @@ impl Layout {
             }
             sq += 1;
         }
-        let mut classes = [0u64; 10];
+        let mut classes = [0u64; BoardSize::MAX_SQUARE_CLASSES];
         let mut square_value = [0i32; 64];
         let mut i = 0;
         while i < order.len() {

@@ -20,6 +20,9 @@ impl BoardSize {
     /// All sizes, smallest first.
     pub const ALL: [BoardSize; 3] = [BoardSize::Four, BoardSize::Six, BoardSize::Eight];
 
+    /// The most classes [`BoardSize::square_classes`] has (on 8x8): a bound for fixed arrays.
+    pub const MAX_SQUARE_CLASSES: usize = CLASSES_8.len();
+
     /// The side length: 4, 6 or 8.
     #[inline]
     pub const fn side(self) -> u8 {
@@ -262,6 +265,7 @@ mod tests {
                 seen |= c;
             }
             assert_eq!(seen, s.mask(), "{s}");
+            assert!(classes.len() <= BoardSize::MAX_SQUARE_CLASSES, "{s}");
         }
     }
 }

@@ -22,8 +22,8 @@
 use crate::kernel::{Dispatch, MoveGen};
 use othello_rules::BoardSize;
 
-/// The most square classes of a board size ([`BoardSize::square_classes`]).
-pub(crate) const MAX_CLASSES: usize = 10;
+/// The most square classes of a board size.
+pub(crate) const MAX_CLASSES: usize = BoardSize::MAX_SQUARE_CLASSES;
 
 /// The square classes of each board size, by mask, with an empty tail (see [`classes_of`]).
 const CLASSES: [(u64, [u64; MAX_CLASSES]); 3] = {

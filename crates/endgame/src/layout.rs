@@ -21,14 +21,8 @@ pub(crate) struct Layout {
     /// `quadrant_bit[sq]`: bit `q` for the quadrant `q` holding `sq` (0 off the board), so a
     /// move on `sq` flips the parity of its quadrant with one XOR.
     pub quadrant_bit: [u8; 64],
-    /// Square classes, best first ([`BoardSize::square_classes`]); the unused tail is zero.
-    /// The search reads them through [`Layout::rank`]; the tests check the ranks against them.
-    #[cfg_attr(not(test), allow(dead_code, reason = "read by the tests"))]
-    pub classes: [u64; BoardSize::MAX_SQUARE_CLASSES],
-    /// How many entries of `classes` are used.
-    #[cfg_attr(not(test), allow(dead_code, reason = "read by the tests"))]
-    pub n_classes: usize,
-    /// A small static value per square (higher is better), from its class.
+    /// A small static value per square (higher is better), from its class in the static
+    /// order ([`BoardSize::square_classes`]).
     pub square_value: [i32; 64],
     /// `rank[sq]`: the place of the board square `sq` in the static order (class, then square
     /// index), so that a set of empty squares kept as rank bits (bit `rank[sq]` for `sq`) is
@@ -59,10 +53,11 @@ impl Layout {
         }
     }
 
-    /// The used square classes, best first.
+    /// The static order's square classes ([`BoardSize::square_classes`]), best first, which
+    /// [`Layout::rank`] and [`Layout::square_value`] follow.
     #[cfg(test)]
-    pub(crate) fn classes(&self) -> &[u64] {
-        &self.classes[..self.n_classes]
+    pub(crate) fn classes(&self) -> impl Iterator<Item = u64> {
+        self.size.square_classes().iter().map(|c| c.0)
     }
 
     /// The quadrants with an odd number of empty squares, bit `q` for quadrant `q` (see
@@ -125,14 +120,12 @@ impl Layout {
             }
             sq += 1;
         }
-        let mut classes = [0u64; BoardSize::MAX_SQUARE_CLASSES];
         let mut square_value = [0i32; 64];
         let mut i = 0;
         while i < order.len() {
-            classes[i] = order[i].0;
             let mut sq = 0;
             while sq < 64 {
-                if classes[i] & (1 << sq) != 0 {
+                if order[i].0 & (1 << sq) != 0 {
                     square_value[sq] = (order.len() - i) as i32;
                 }
                 sq += 1;
@@ -145,7 +138,7 @@ impl Layout {
         let mut next = 0;
         let mut i = 0;
         while i <= order.len() {
-            let group = if i < order.len() { classes[i] } else { !mask };
+            let group = if i < order.len() { order[i].0 } else { !mask };
             let mut sq = 0;
             while sq < 64 {
                 if group & (1 << sq) != 0 {
@@ -186,8 +179,6 @@ impl Layout {
             edges: size.edges().0,
             quadrants,
             quadrant_bit,
-            classes,
-            n_classes: order.len(),
             square_value,
             rank,
             square_at,
@@ -208,7 +199,7 @@ mod tests {
         for size in BoardSize::ALL {
             let l = Layout::of(size);
             let mut all = 0u64;
-            for &c in l.classes() {
+            for c in l.classes() {
                 assert_eq!(all & c, 0, "{size}: classes overlap");
                 all |= c;
             }
@@ -222,8 +213,9 @@ mod tests {
         }
         // Edax's 8x8 order: corners first, X squares last before the centre.
         let l = Layout::of(BoardSize::Eight);
-        assert_eq!(l.classes[0], 0x8100_0000_0000_0081);
-        assert_eq!(l.classes[8], 1 << 9 | 1 << 14 | 1 << 49 | 1 << 54);
+        let classes: Vec<u64> = l.classes().collect();
+        assert_eq!(classes[0], 0x8100_0000_0000_0081);
+        assert_eq!(classes[8], 1 << 9 | 1 << 14 | 1 << 49 | 1 << 54);
     }
 
     #[test]
@@ -232,7 +224,7 @@ mod tests {
             let l = Layout::of(size);
             // The reference order: class by class, each in square order.
             let mut order: Vec<usize> = Vec::new();
-            for &c in l.classes() {
+            for c in l.classes() {
                 order.extend((0..64).filter(|&sq| c >> sq & 1 != 0));
             }
             for (r, &sq) in order.iter().enumerate() {

@@ -1320,7 +1320,7 @@ mod tests {
             }
             // The static order: class, then square index.
             let mut order = Vec::new();
-            for &class in lay.classes() {
+            for class in lay.classes() {
                 order.extend((0..64).filter(|&sq| (empties & class) >> sq & 1 != 0));
             }
             let ranks = lay.ranks_and_parity(empties).0;

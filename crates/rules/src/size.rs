@@ -1,6 +1,6 @@
 //! [`BoardSize`]: 4x4, 6x6 or 8x8.
 
-use crate::{Bitboard, Square};
+use crate::{Bitboard, Square, Symmetry};
 use std::fmt;
 use std::str::FromStr;
 
@@ -112,38 +112,31 @@ impl BoardSize {
     }
 }
 
-/// The square `(col, row)` and its images under the eight symmetries of a `side` x `side` board.
-const fn symmetric_closure(col: u32, row: u32, side: u32) -> u64 {
-    let n = side - 1;
+/// The square `(col, row)` and its images under the eight symmetries of the board.
+const fn symmetric_closure(col: u32, row: u32, size: BoardSize) -> u64 {
+    let square = Bitboard(1 << (8 * row + col));
     let mut m = 0u64;
     let mut t = 0;
-    while t < 8 {
-        let (mut c, mut r) = if t & 1 == 0 { (col, row) } else { (row, col) };
-        if t & 2 != 0 {
-            c = n - c;
-        }
-        if t & 4 != 0 {
-            r = n - r;
-        }
-        m |= 1 << (8 * r + c);
+    while t < Symmetry::ALL.len() {
+        m |= Symmetry::ALL[t].apply(square, size).0;
         t += 1;
     }
     m
 }
 
 /// The classes of [`BoardSize::square_classes`] from one `(col, row)` seed each.
-const fn classes<const N: usize>(side: u32, seeds: [(u32, u32); N]) -> [Bitboard; N] {
+const fn classes<const N: usize>(size: BoardSize, seeds: [(u32, u32); N]) -> [Bitboard; N] {
     let mut out = [Bitboard(0); N];
     let mut i = 0;
     while i < N {
-        out[i] = Bitboard(symmetric_closure(seeds[i].0, seeds[i].1, side));
+        out[i] = Bitboard(symmetric_closure(seeds[i].0, seeds[i].1, size));
         i += 1;
     }
     out
 }
 
 const CLASSES_8: [Bitboard; 10] = classes(
-    8,
+    BoardSize::Eight,
     [
         (0, 0),
         (2, 3),
@@ -157,8 +150,8 @@ const CLASSES_8: [Bitboard; 10] = classes(
         (3, 3),
     ],
 );
-const CLASSES_6: [Bitboard; 6] = classes(6, [(0, 0), (2, 0), (2, 1), (0, 1), (1, 1), (2, 2)]);
-const CLASSES_4: [Bitboard; 3] = classes(4, [(0, 0), (1, 0), (1, 1)]);
+const CLASSES_6: [Bitboard; 6] = classes(BoardSize::Six, [(0, 0), (2, 0), (2, 1), (0, 1), (1, 1), (2, 2)]);
+const CLASSES_4: [Bitboard; 3] = classes(BoardSize::Four, [(0, 0), (1, 0), (1, 1)]);
 
 impl fmt::Display for BoardSize {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -53,7 +53,7 @@ impl Symmetry {
     }
 
     /// The symmetry applied to a bitboard of a board of `size` (top-left corner layout).
-    pub fn apply(self, b: Bitboard, size: BoardSize) -> Bitboard {
+    pub const fn apply(self, b: Bitboard, size: BoardSize) -> Bitboard {
         let n = size.side() as u32;
         if n == 8 {
             return Bitboard(self.apply8(b.0));

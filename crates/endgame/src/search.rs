@@ -524,6 +524,18 @@ macro_rules! search_impl {
                 let etc = use_table && c.tech.etc && empties > ETC_MIN;
                 let empty_set = lay.mask & !(p | o);
                 let odd = if c.tech.parity { lay.odd_quadrants(empty_set) } else { 0 };
+                // The children's buckets in the shared table, asked for all at once before
+                // the cut-off probes below read them one after another (a hint: no value or
+                // count changes; docs/endgame.md).
+                if etc && empties - 1 > CACHE_MAX {
+                    let mut rest = moves;
+                    while rest != 0 {
+                        let sq = rest.trailing_zeros();
+                        rest &= rest - 1;
+                        let flips = $flips(p, o, sq);
+                        c.tt.prefetch(o ^ flips, p ^ flips ^ (1 << sq));
+                    }
+                }
                 let mut rest = moves;
                 while rest != 0 {
                     let sq = rest.trailing_zeros();

@@ -190,6 +190,20 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
             history: None,
             mobility: self.mobility && depth >= MOBILITY_MIN_DEPTH,
         };
+        // The children probe the table (depth - 1 >= TABLE_MIN_DEPTH): their buckets are
+        // asked for now, all at once, rather than each missing the cache at its own probe
+        // (docs/search.md, "Table prefetch"; a hint: no value or count changes).
+        if depth > TABLE_MIN_DEPTH
+            && let Some(t) = self.table
+        {
+            let mut rest = moves;
+            while rest != 0 {
+                let sq = rest.trailing_zeros();
+                rest &= rest - 1;
+                let f = G::flips(p, o, sq);
+                t.prefetch(o ^ f, p ^ f ^ (1u64 << sq));
+            }
+        }
         let mut picker = MovePicker::new(p, o, self.mask, moves, ordering);
         let mut best = -INFINITY;
         let mut best_sq = NO_SQUARE;

@@ -56,6 +56,13 @@ impl LocalTable {
         self.stats.set(s);
     }
 
+    /// Asks the CPU to start loading the bucket of this position, as
+    /// [`crate::TranspositionTable::prefetch`].
+    #[inline]
+    pub fn prefetch(&self, player: u64, opponent: u64) {
+        othello_rules::hash::prefetch(self.bucket(player, opponent));
+    }
+
     /// A copy of the entry of this position (board size and bitboards), if stored.
     #[inline]
     pub fn probe(&self, size: BoardSize, player: u64, opponent: u64) -> Option<Entry> {

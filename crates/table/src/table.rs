@@ -140,6 +140,13 @@ impl TranspositionTable {
         (&self.buckets[b], &self.stripes[b >> self.shift])
     }
 
+    /// Asks the CPU to start loading the bucket of this position (side-relative bitboards)
+    /// ahead of its probe or store: a hint that changes no entry, no counter and no result.
+    #[inline]
+    pub fn prefetch(&self, player: u64, opponent: u64) {
+        othello_rules::hash::prefetch(self.locate(player, opponent).0);
+    }
+
     /// A copy of the entry of this position (board size and side-relative bitboards), if
     /// stored.
     ///

@@ -60,6 +60,13 @@ pub trait Table {
         best_move: Option<Move>,
     );
 
+    /// Asks the CPU to start loading where this position's entry would be (a hint: no
+    /// effect on any result). The default does nothing.
+    #[inline]
+    fn prefetch(&self, player: u64, opponent: u64) {
+        let _ = (player, opponent);
+    }
+
     /// Starts a new search: entries written so far become the first to be replaced.
     fn new_search(&self);
 
@@ -124,6 +131,12 @@ impl<'a, T: Table> BoardTable<'a, T> {
         self.size
     }
 
+    /// [`Table::prefetch`].
+    #[inline]
+    pub fn prefetch(&self, player: u64, opponent: u64) {
+        self.table.prefetch(player, opponent);
+    }
+
     /// [`Table::probe`] for this board size.
     #[inline]
     pub fn probe(&self, player: u64, opponent: u64) -> Option<Entry> {
@@ -147,6 +160,10 @@ macro_rules! forward {
             #[inline]
             fn probe(&self, size: BoardSize, player: u64, opponent: u64) -> Option<Entry> {
                 <$t>::probe(self, size, player, opponent)
+            }
+            #[inline]
+            fn prefetch(&self, player: u64, opponent: u64) {
+                <$t>::prefetch(self, player, opponent)
             }
             #[inline]
             fn store(

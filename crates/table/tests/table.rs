@@ -394,3 +394,41 @@ fn a_table_probed_through_the_trait_from_several_threads() {
     assert!(run(&tt) > 0);
     assert_eq!(Table::stats(&tt).stores, 400);
 }
+
+/// Every probe of `keys` (both board sizes' views of the 8x8 keys), in order.
+fn all_probes<T: Table>(t: &T, keys: &[(u64, u64)]) -> Vec<Option<Entry>> {
+    keys.iter().map(|&(p, o)| t.probe(E, p, o)).collect()
+}
+
+/// A prefetch is a hint: after prefetching every stored position and as many absent ones, in
+/// both tables, directly, through the trait and through a board view, every probe answers as
+/// before and no counter moved (the probes below are counted the same either way).
+fn prefetch_changes_nothing<T: Table>(t: &T) {
+    let keys = positions(600, 0x7072_6566);
+    let mut rng = SmallRng::seed_from_u64(3);
+    for &(p, o) in &keys[..300] {
+        let (d, s, b, m) = random_entry(&mut rng);
+        t.store(E, p, o, d, s, b, m);
+    }
+    let before = all_probes(t, &keys);
+    assert_eq!(before.iter().filter(|e| e.is_some()).count(), 300);
+    let stats = t.stats();
+    for &(p, o) in &keys {
+        t.prefetch(p, o);
+        t.prefetch(o, p);
+        t.for_size(E).prefetch(p, o);
+    }
+    assert_eq!(t.stats(), stats);
+    assert_eq!(all_probes(t, &keys), before);
+}
+
+#[test]
+fn prefetch_is_only_a_hint() {
+    prefetch_changes_nothing(&TranspositionTable::new(1));
+    prefetch_changes_nothing(&LocalTable::new(1));
+    let tt = TranspositionTable::new(1);
+    // The inherent methods, as the trait's.
+    tt.prefetch(1, 2);
+    LocalTable::new(1).prefetch(1, 2);
+    assert_eq!(tt.stats(), TableStats::default());
+}

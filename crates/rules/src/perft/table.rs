@@ -93,15 +93,7 @@ impl PerftTable {
     /// Asks the CPU to bring the bucket of `(p, o)` into the cache ahead of its probe.
     #[inline]
     pub(super) fn prefetch(&self, p: u64, o: u64) {
-        let b: *const Bucket = &self.buckets[hash_pair(p, o) as usize & self.mask];
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: SSE is part of every x86-64 CPU; a prefetch never faults, and `b` points
-        // into the table anyway.
-        unsafe {
-            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(b.cast())
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = b;
+        crate::hash::prefetch(&self.buckets[hash_pair(p, o) as usize & self.mask]);
     }
 
     /// Stores `count` for `(p, o)` at `depth`, unless another thread is writing the entry.

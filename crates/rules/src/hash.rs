@@ -73,8 +73,8 @@ mod tests {
     #[test]
     fn prefetch_changes_no_value() {
         let bytes: Vec<u8> = (0..=255).collect();
-        for i in 0..bytes.len() {
-            prefetch(&bytes[i]);
+        for b in &bytes {
+            prefetch(b);
         }
         let wide: Vec<[u8; 96]> = (0..8u8).map(|i| [i; 96]).collect();
         for w in &wide {

@@ -1,5 +1,6 @@
 //! Fitting the cut model of selective search: [`collect`] searches sample positions full-width
-//! and keeps the value of every depth, [`fit`] turns those values into a
+//! and keeps the value of every depth (the horizon's value at depth 0 too), [`fit`] turns
+//! those values into a
 //! [`othello_eval::CutTable`] (for each depth pair and phase, least squares of the
 //! deep value on the shallow one; `sigma` is the residual RMS).
 //!
@@ -19,10 +20,12 @@
 //!     .collect();
 //! let samples = probcut::collect(&WeightedEval::default(), &positions, 5, &SearchConfig::default(), |_| {});
 //! assert_eq!(samples[0].values.len(), 5); // depths 1 to 5
-//! let table = probcut::fit(&samples, &[(5, 3)], 1, 2).unwrap();
-//! assert_eq!(table.pairs().count(), 1);
+//! assert!(samples[0].value(0).is_some()); // and the horizon's value
+//! let table = probcut::fit(&samples, &[(2, 0), (5, 3)], 1, 2).unwrap();
+//! assert_eq!(table.pairs().count(), 2);
 //! ```
 
+use crate::reference::{Horizon, negamax_with};
 use crate::{Limits, SearchConfig, Searcher, Selectivity};
 use othello_eval::{CutModel, CutTable, CutTableError, Evaluator};
 use othello_rules::Position;
@@ -32,22 +35,36 @@ use othello_rules::Position;
 pub struct Sample {
     /// Its empty squares.
     pub empties: u32,
+    /// Its value at the horizon, depth 0 (the evaluation, or quiescence when the search has
+    /// it; centi-discs, side to move), when known: the shallow value of the pairs of shallow
+    /// depth 0 ([`HORIZON_PAIRS`]).
+    pub horizon: Option<i32>,
     /// `values[k - 1]` is its value searched `k` discs deep (centi-discs, side to move).
     pub values: Vec<i32>,
 }
 
 impl Sample {
-    /// The value at `depth` (1 or more), if searched.
+    /// The value at `depth` (0: the horizon's, when known; 1 or more: searched), if known.
     pub fn value(&self, depth: u32) -> Option<i32> {
-        depth.checked_sub(1).and_then(|i| self.values.get(i as usize)).copied()
+        match depth.checked_sub(1) {
+            None => self.horizon,
+            Some(i) => self.values.get(i as usize).copied(),
+        }
     }
 }
+
+/// The pairs whose shallow search is the horizon itself (depth 0: one evaluation, or
+/// quiescence): nodes of depth 1 and 2, the most numerous, cut by the value of the position
+/// alone. Not among [`default_pairs`]; `othello-train cuts --horizon-pairs` adds them.
+pub const HORIZON_PAIRS: [(u32, u32); 2] = [(1, 0), (2, 0)];
 
 /// Searches each position with `eval` and `config` (selectivity off, no endgame solver, one
 /// thread, a fresh table each) to `min(max_depth, empties - 1)` discs and keeps the value of
 /// every iteration (iterative deepening completes each depth, and pruning never changes a
-/// value, so the value of depth `k` is that of a depth-`k` search). Finished games and
-/// positions with one empty square are skipped. `progress` gets the count done.
+/// value, so the value of depth `k` is that of a depth-`k` search), and the horizon's value
+/// (depth 0, with the configuration's quiescence: what a depth-0 search returns in an open
+/// window). Finished games and positions with one empty square are skipped. `progress` gets
+/// the count done.
 pub fn collect<E: Evaluator>(
     eval: &E,
     positions: &[Position],
@@ -61,6 +78,11 @@ pub fn collect<E: Evaluator>(
         .with_endgame_empties(0)
         .with_threads(1)
         .with_multi_pv(false);
+    let horizon = if config.quiescence {
+        Horizon::Quiescence
+    } else {
+        Horizon::Static
+    };
     let mut searcher = Searcher::new(eval, config);
     let mut out = Vec::with_capacity(positions.len());
     for (i, pos) in positions.iter().enumerate() {
@@ -75,7 +97,11 @@ pub fn collect<E: Evaluator>(
             debug_assert_eq!(it.depth as usize, values.len() + 1);
             values.push(it.score);
         });
-        out.push(Sample { empties, values });
+        out.push(Sample {
+            empties,
+            horizon: Some(negamax_with(pos, 0, eval, horizon)),
+            values,
+        });
         progress(i + 1);
     }
     out
@@ -129,7 +155,7 @@ fn model((a, b, sigma): (f64, f64, f64), samples: usize) -> CutModel {
 }
 
 /// Fits a [`CutTable`] with `phases` phases on `samples` for each `(deep, shallow)` pair (with
-/// `1 <= shallow < deep`): per pair and phase, the least squares of the deep value on the
+/// `shallow < deep`; shallow 0 is the horizon's value, [`Sample::horizon`]): per pair and phase, the least squares of the deep value on the
 /// shallow one over the samples searched to `deep`, `sigma` the residual RMS; a phase with
 /// fewer than [`MIN_PHASE_SAMPLES`] samples takes the pair's model over every phase. A pair
 /// with fewer than `min_samples` samples in all (at least 2) is left out.
@@ -150,7 +176,7 @@ pub fn fit(
             .iter()
             .filter_map(|s| {
                 let (x, y) = (s.value(shallow)?, s.value(deep)?);
-                (shallow >= 1).then(|| (shape.phase(s.empties), (f64::from(x), f64::from(y))))
+                Some((shape.phase(s.empties), (f64::from(x), f64::from(y))))
             })
             .collect();
         let all: Vec<(f64, f64)> = points.iter().map(|p| p.1).collect();
@@ -198,12 +224,14 @@ mod tests {
         for k in 0..60 {
             samples.push(Sample {
                 empties: 20,
+                horizon: (k % 2 == 0).then_some(k * 10 - 50),
                 values: vec![k * 10, 0, k * 10 + 100],
             });
         }
         for k in 0..5 {
             samples.push(Sample {
                 empties: 40,
+                horizon: None,
                 values: vec![k * 10, 0, k * 20],
             });
         }
@@ -218,6 +246,15 @@ mod tests {
         assert_eq!(fit(&samples, &[(3, 1)], 2, 100).unwrap().pairs().count(), 0);
         // Deeper than searched: no samples.
         assert_eq!(fit(&samples, &[(4, 2)], 2, 2).unwrap().pairs().count(), 0);
+        // Shallow 0 reads the horizon's value, where known (30 of phase 0's samples, none of
+        // phase 1's: the pooled model there): deep 1 = horizon + 50.
+        let t = fit(&samples, &[(1, 0), (3, 0)], 2, 10).unwrap();
+        let m = t.model(1, 0, 20).unwrap();
+        assert_eq!((m.a, m.b, m.sigma, m.samples), (1024, 50, 0, 30));
+        assert_eq!(t.model(1, 0, 40).unwrap().samples, 30);
+        let m = t.model(3, 0, 20).unwrap();
+        assert_eq!((m.a, m.b, m.sigma, m.samples), (1024, 150, 0, 30));
+        assert_eq!(fit(&samples, &[(1, 0)], 2, 31).unwrap().pairs().count(), 0);
     }
 
     #[test]

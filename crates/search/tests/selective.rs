@@ -6,6 +6,7 @@
 use othello_eval::{CutModel, CutTable, Evaluator, WeightedEval};
 use othello_rules::random::play_random;
 use othello_rules::{BoardSize, Position};
+use othello_search::reference::{Horizon, negamax_with};
 use othello_search::{Algorithm, Limits, SearchConfig, SearchResult, Searcher, Selectivity, probcut};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -259,10 +260,28 @@ fn collect_and_fit() {
             }
         }
     }
+    // The horizon's value (depth 0) with the configuration's horizon rule: quiescence here,
+    // the evaluation alone without it (the two differ where a corner can be taken).
+    let more = positions(60, 8);
+    let quiet = probcut::collect(&hand, &more, 1, &config, |_| {});
+    let plain = probcut::collect(&hand, &more, 1, &config.clone().with_quiescence(false), |_| {});
+    assert_eq!((quiet.len(), plain.len()), (60, 60));
+    let mut differ = 0;
+    for ((s, t), p) in quiet.iter().zip(&plain).zip(&more) {
+        assert_eq!(s.value(0), Some(negamax_with(p, 0, &hand, Horizon::Quiescence)), "{p}");
+        assert_eq!(t.value(0), Some(negamax_with(p, 0, &hand, Horizon::Static)), "{p}");
+        differ += usize::from(s.value(0) != t.value(0));
+    }
+    assert!(differ > 0);
     let table = probcut::fit(&samples, &probcut::default_pairs(6, false), 2, 4).unwrap();
     assert_eq!(
         table.pairs().map(|(d, s, _)| (d, s)).collect::<Vec<_>>(),
         [(3, 1), (4, 2), (5, 3), (6, 2)]
+    );
+    let horizon = probcut::fit(&samples, &probcut::HORIZON_PAIRS, 2, 4).unwrap();
+    assert_eq!(
+        horizon.pairs().map(|(d, s, _)| (d, s)).collect::<Vec<_>>(),
+        [(1, 0), (2, 0)]
     );
     assert!(
         table

@@ -4,9 +4,12 @@
 //! Positions come from seeded self-play (the `games` step's generator, pattern evaluation):
 //! from each game, every `--stride`-th position with `--min-empties` to `--max-empties` empty
 //! squares. Each is searched full-width by the CLI's default engine (PVS, quiescence on) to
-//! `--depth` discs ([`othello_search::probcut::collect`]); the values of every depth are kept
-//! (in `--samples`, read back if present, so a second fit with other pairs or phases costs
-//! nothing), and [`othello_search::probcut::fit`] fits the table written into `--out`.
+//! `--depth` discs ([`othello_search::probcut::collect`]); the values of every depth, and the
+//! horizon's value (depth 0), are kept (in `--samples`, read back if present, so a second fit
+//! with other pairs or phases costs nothing), and [`othello_search::probcut::fit`] fits the
+//! table written into `--out`. `--horizon-pairs` adds the pairs whose shallow value is the
+//! horizon's ([`othello_search::probcut::HORIZON_PAIRS`]: nodes of depth 1 and 2); with
+//! `--extend`, to the weights' own table.
 
 use othello_eval::CutTable;
 use othello_pattern::PatternEval;
@@ -56,6 +59,11 @@ pub struct CutsArgs {
     /// Also the multi-ProbCut pairs (a second, shallower check from deep depth 8).
     #[arg(long)]
     multi: bool,
+    /// Also the pairs of shallow depth 0 (nodes of depth 1 and 2 cut by the horizon's value:
+    /// the evaluation, or quiescence); with `--extend`, added to the weights' table even when
+    /// it is as deep as `--depth`.
+    #[arg(long)]
+    horizon_pairs: bool,
     /// Keep the cut table of the weights and add only the fitted pairs deeper than its
     /// deepest: samples searched deeper extend a table without changing how the nodes it
     /// already covers are cut.
@@ -102,55 +110,98 @@ pub fn positions(a: &CutsArgs) -> TrainResult<Vec<Position>> {
     Ok(out)
 }
 
-/// One sample per line: the empties, then the values of depths 1, 2, ...
+/// The first line of a samples file with horizon values. Files without it (written before
+/// 2026-12-05) hold the empties and the values of depths 1, 2, ... and no horizon value.
+const SAMPLES_HEADER: &str = "# empties horizon depth1 depth2 ...";
+
+/// One sample per line after [`SAMPLES_HEADER`]: the empties, the horizon's value (`-` when
+/// unknown), then the values of depths 1, 2, ...
 fn write_samples(path: &str, samples: &[Sample]) -> TrainResult {
     let mut f =
         std::io::BufWriter::new(std::fs::File::create(path).map_err(|e| bad(format!("cannot write {path}: {e}")))?);
+    let err = |e: std::io::Error| bad(format!("cannot write {path}: {e}"));
+    writeln!(f, "{SAMPLES_HEADER}").map_err(err)?;
     for s in samples {
         let values: Vec<String> = s.values.iter().map(i32::to_string).collect();
-        writeln!(f, "{} {}", s.empties, values.join(" ")).map_err(|e| bad(format!("cannot write {path}: {e}")))?;
+        let horizon = s.horizon.map_or("-".to_string(), |h| h.to_string());
+        writeln!(f, "{} {horizon} {}", s.empties, values.join(" ")).map_err(err)?;
     }
-    f.flush().map_err(|e| bad(format!("cannot write {path}: {e}")))
+    f.flush().map_err(err)
 }
 
 fn read_samples(path: &str, text: &str) -> TrainResult<Vec<Sample>> {
+    let with_horizon = text.lines().next().is_some_and(|l| l.trim() == SAMPLES_HEADER);
     text.lines()
         .enumerate()
+        .skip(usize::from(with_horizon))
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
-            let nums: Result<Vec<i32>, _> = l.split_whitespace().map(str::parse).collect();
-            match nums {
-                Ok(n) if n.len() >= 2 && (1..=60).contains(&n[0]) => Ok(Sample {
-                    empties: n[0] as u32,
-                    values: n[1..].to_vec(),
+            let mut words = l.split_whitespace();
+            let empties = words
+                .next()
+                .and_then(|w| w.parse::<u32>().ok())
+                .filter(|e| (1..=60).contains(e));
+            let horizon = if with_horizon {
+                match words.next() {
+                    Some("-") => Ok(None),
+                    Some(w) => w.parse().map(Some).map_err(|_| ()),
+                    None => Err(()),
+                }
+            } else {
+                Ok(None)
+            };
+            let values: Result<Vec<i32>, _> = words.map(str::parse).collect();
+            match (empties, horizon, values) {
+                (Some(empties), Ok(horizon), Ok(values)) if !values.is_empty() => Ok(Sample {
+                    empties,
+                    horizon,
+                    values,
                 }),
                 _ => Err(bad(format!(
-                    "{path} line {}: expected empties (1 to 60) and values",
-                    i + 1
+                    "{path} line {}: expected empties (1 to 60), {}and values",
+                    i + 1,
+                    if with_horizon {
+                        "the horizon's value (or -), "
+                    } else {
+                        ""
+                    }
                 ))),
             }
         })
         .collect()
 }
 
-/// The table of the usual pairs up to `depth` fitted on `samples`; with a `base` table, that
-/// table with the fitted pairs deeper than its deepest added.
+/// The table of the usual pairs up to `depth` (and the horizon pairs with `horizon`) fitted on
+/// `samples`; with a `base` table, that table with the fitted pairs deeper than its deepest
+/// (and the horizon pairs) added.
 fn fit_table(
     samples: &[Sample],
     base: Option<&CutTable>,
     depth: u32,
     multi: bool,
+    horizon: bool,
     phases: u8,
 ) -> TrainResult<CutTable> {
     let from = base.map_or(0, |t| t.pairs().map(|(d, _, _)| d).max().unwrap_or(0));
-    if from >= depth {
+    if from >= depth && !horizon {
         return Err(bad(format!(
             "--extend: the table already reaches depth {from}: --depth must be deeper"
         )));
     }
-    let pairs: Vec<(u32, u32)> = probcut::default_pairs(depth, multi)
+    if horizon && samples.iter().all(|s| s.horizon.is_none()) {
+        return Err(bad(
+            "--horizon-pairs: the samples have no horizon values (a samples file written before them: collect again)"
+                .into(),
+        ));
+    }
+    let pairs: Vec<(u32, u32)> = probcut::HORIZON_PAIRS
         .into_iter()
-        .filter(|&(deep, _)| deep > from)
+        .filter(|_| horizon)
+        .chain(
+            probcut::default_pairs(depth, multi)
+                .into_iter()
+                .filter(|&(deep, _)| deep > from),
+        )
         .collect();
     let fitted = probcut::fit(samples, &pairs, phases, 30).map_err(|e| bad(format!("fit: {e}")))?;
     match base {
@@ -217,7 +268,7 @@ pub fn run(a: &CutsArgs) -> TrainResult {
     } else {
         None
     };
-    let table = fit_table(&samples, base.as_ref(), a.depth, a.multi, a.phases)?;
+    let table = fit_table(&samples, base.as_ref(), a.depth, a.multi, a.horizon_pairs, a.phases)?;
     weights
         .with_section(CUTS_TAG, table.to_bytes())
         .write(&a.out)
@@ -243,13 +294,14 @@ mod tests {
         let samples: Vec<Sample> = (0..80)
             .map(|i| Sample {
                 empties: 20 + i % 30,
+                horizon: Some((i as i32 * 37) % 500 - 250 - 5),
                 values: (1..=9).map(|k| (i as i32 * 37) % 500 - 250 + 10 * k).collect(),
             })
             .collect();
-        let base = fit_table(&samples[..40], None, 6, false, 2).unwrap();
+        let base = fit_table(&samples[..40], None, 6, false, false, 2).unwrap();
         let pairs = |t: &CutTable| t.pairs().map(|(d, s, _)| (d, s)).collect::<Vec<_>>();
         assert_eq!(pairs(&base), [(3, 1), (4, 2), (5, 3), (6, 2)]);
-        let full = fit_table(&samples, Some(&base), 9, false, 2).unwrap();
+        let full = fit_table(&samples, Some(&base), 9, false, false, 2).unwrap();
         assert_eq!(pairs(&full), [(3, 1), (4, 2), (5, 3), (6, 2), (7, 3), (8, 4), (9, 5)]);
         // The base's pairs are its own (pooled over its 40 samples: each phase has under 30),
         // the new ones fitted on all 80 (33 of them in phase 0, at 20 to 30 empties).
@@ -258,9 +310,34 @@ mod tests {
         let m = full.model(9, 5, 30).unwrap();
         assert_eq!((m.a, m.b, m.sigma, m.samples), (1024, 40, 0, 33));
         // Without a base, every pair is fitted; a base as deep as --depth is an error.
-        assert_eq!(pairs(&fit_table(&samples, None, 9, false, 2).unwrap()), pairs(&full));
-        let e = fit_table(&samples, Some(&full), 9, false, 2).unwrap_err().to_string();
+        assert_eq!(
+            pairs(&fit_table(&samples, None, 9, false, false, 2).unwrap()),
+            pairs(&full)
+        );
+        let e = fit_table(&samples, Some(&full), 9, false, false, 2)
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("already reaches depth 9"), "{e}");
+        // The horizon pairs: added to a table as deep as --depth, its pairs kept; once only.
+        let h = fit_table(&samples, Some(&full), 9, false, true, 2).unwrap();
+        assert_eq!(pairs(&h)[..3], [(1, 0), (2, 0), (3, 1)]);
+        assert_eq!(pairs(&h)[2..], pairs(&full)[..]);
+        assert_eq!(h.model(6, 2, 30), full.model(6, 2, 30));
+        let m = h.model(2, 0, 30).unwrap();
+        assert_eq!((m.a, m.b, m.sigma, m.samples), (1024, 25, 0, 33));
+        assert!(fit_table(&samples, Some(&h), 9, false, true, 2).is_err());
+        let all = fit_table(&samples, None, 4, false, true, 2).unwrap();
+        assert_eq!(pairs(&all), [(1, 0), (2, 0), (3, 1), (4, 2)]);
+        // Samples without horizon values cannot fit them.
+        let old: Vec<Sample> = samples
+            .iter()
+            .map(|s| Sample {
+                horizon: None,
+                ..s.clone()
+            })
+            .collect();
+        let e = fit_table(&old, None, 4, false, true, 2).unwrap_err().to_string();
+        assert!(e.contains("no horizon values"), "{e}");
     }
 
     #[test]
@@ -268,10 +345,12 @@ mod tests {
         let s = vec![
             Sample {
                 empties: 30,
+                horizon: Some(-7),
                 values: vec![1, -2, 3],
             },
             Sample {
                 empties: 20,
+                horizon: None,
                 values: vec![5],
             },
         ];
@@ -281,9 +360,24 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(read_samples(&p, &text).unwrap(), s);
         std::fs::remove_file(&path).unwrap();
+        assert!(text.starts_with(SAMPLES_HEADER));
         let e = read_samples("f", "30 1 2\n70 1\n").unwrap_err().to_string();
         assert!(e.contains("f line 2"), "{e}");
         assert!(read_samples("f", "30\n").is_err());
         assert!(read_samples("f", "30 x\n").is_err());
+        // Files without the header: values from depth 1, no horizon value.
+        let old = read_samples("f", "30 1 2\n\n20 5\n").unwrap();
+        assert_eq!(old.len(), 2);
+        assert_eq!(
+            (old[0].horizon, &old[0].values[..], old[1].empties),
+            (None, &[1, 2][..], 20)
+        );
+        let h = format!("{SAMPLES_HEADER}\n");
+        assert!(read_samples("f", &format!("{h}30 4\n")).is_err());
+        assert!(read_samples("f", &format!("{h}30 x 1\n")).is_err());
+        let e = read_samples("f", &format!("{h}30 - 1\n61 - 1\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("f line 3") && e.contains("horizon"), "{e}");
     }
 }

@@ -528,13 +528,7 @@ macro_rules! search_impl {
                 // the cut-off probes below read them one after another (a hint: no value or
                 // count changes; docs/endgame.md).
                 if etc && empties - 1 > CACHE_MAX {
-                    let mut rest = moves;
-                    while rest != 0 {
-                        let sq = rest.trailing_zeros();
-                        rest &= rest - 1;
-                        let flips = $flips(p, o, sq);
-                        c.tt.prefetch(o ^ flips, p ^ flips ^ (1 << sq));
-                    }
+                    c.tt.prefetch_children(p, o, moves, |p, o, sq| $flips(p, o, sq));
                 }
                 let mut rest = moves;
                 while rest != 0 {

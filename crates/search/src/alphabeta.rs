@@ -196,13 +196,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         if depth > TABLE_MIN_DEPTH
             && let Some(t) = self.table
         {
-            let mut rest = moves;
-            while rest != 0 {
-                let sq = rest.trailing_zeros();
-                rest &= rest - 1;
-                let f = G::flips(p, o, sq);
-                t.prefetch(o ^ f, p ^ f ^ (1u64 << sq));
-            }
+            t.prefetch_children(p, o, moves, G::flips);
         }
         let mut picker = MovePicker::new(p, o, self.mask, moves, ordering);
         let mut best = -INFINITY;

@@ -418,7 +418,8 @@ fn prefetch_changes_nothing<T: Table>(t: &T) {
         t.prefetch(o, p);
         t.for_size(E).prefetch(p, o);
         let moves = othello_rules::movegen::legal_moves(p, o);
-        t.for_size(E).prefetch_children(p, o, moves, othello_rules::movegen::flips);
+        t.for_size(E)
+            .prefetch_children(p, o, moves, othello_rules::movegen::flips);
     }
     assert_eq!(t.stats(), stats);
     assert_eq!(all_probes(t, &keys), before);

@@ -37,15 +37,16 @@ pub fn prefetch<T>(value: &T) {
     {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
         let last = first.wrapping_add(size_of::<T>().saturating_sub(1));
+        // A value no larger than its alignment (and than a line) never spans two lines: known
+        // at compile time, as for perft's aligned buckets.
+        let one_line = size_of::<T>() <= 64 && size_of::<T>() <= align_of::<T>();
+        let second = !one_line && (first as usize ^ last as usize) >= 64;
         // SAFETY: `_mm_prefetch` needs SSE, which every x86-64 CPU has; a prefetch never
         // faults, reads nothing into a register and writes no memory, whatever the address
         // (here both addresses are inside `value` anyway).
         unsafe {
             _mm_prefetch::<_MM_HINT_T0>(first);
-            // A value no larger than its alignment (and than a line) never spans two lines:
-            // known at compile time, as for perft's aligned buckets.
-            let one_line = size_of::<T>() <= 64 && size_of::<T>() <= align_of::<T>();
-            if !one_line && (first as usize ^ last as usize) >= 64 {
+            if second {
                 _mm_prefetch::<_MM_HINT_T0>(last);
             }
         }

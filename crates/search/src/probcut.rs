@@ -155,10 +155,11 @@ fn model((a, b, sigma): (f64, f64, f64), samples: usize) -> CutModel {
 }
 
 /// Fits a [`CutTable`] with `phases` phases on `samples` for each `(deep, shallow)` pair (with
-/// `shallow < deep`; shallow 0 is the horizon's value, [`Sample::horizon`]): per pair and phase, the least squares of the deep value on the
-/// shallow one over the samples searched to `deep`, `sigma` the residual RMS; a phase with
-/// fewer than [`MIN_PHASE_SAMPLES`] samples takes the pair's model over every phase. A pair
-/// with fewer than `min_samples` samples in all (at least 2) is left out.
+/// `shallow < deep`; shallow 0 is the horizon's value, [`Sample::horizon`]): per pair and
+/// phase, the least squares of the deep value on the shallow one over the samples searched to
+/// `deep`, `sigma` the residual RMS; a phase with fewer than [`MIN_PHASE_SAMPLES`] samples
+/// takes the pair's model over every phase. A pair with fewer than `min_samples` samples in
+/// all (at least 2) is left out.
 ///
 /// # Errors
 /// A pair or phase count the table refuses (see [`CutTable::new`]).

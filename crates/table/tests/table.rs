@@ -395,7 +395,7 @@ fn a_table_probed_through_the_trait_from_several_threads() {
     assert_eq!(Table::stats(&tt).stores, 400);
 }
 
-/// Every probe of `keys` (both board sizes' views of the 8x8 keys), in order.
+/// The 8x8 probe of every key of `keys`, in order.
 fn all_probes<T: Table>(t: &T, keys: &[(u64, u64)]) -> Vec<Option<Entry>> {
     keys.iter().map(|&(p, o)| t.probe(E, p, o)).collect()
 }

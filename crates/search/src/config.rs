@@ -64,10 +64,18 @@ pub struct SearchConfig {
     /// Aspiration windows around the previous iteration's score at the root.
     pub aspiration: bool,
     /// Solve exactly with the endgame solver at the root when the empties are at most this
-    /// (and no depth limit below the empties was asked); 0 = never. Under a time limit or a
-    /// stop flag the solve follows a depth-6 search, whose answer stands if the solve is
-    /// interrupted.
+    /// (and no depth limit below the empties was asked); 0 = never. Under a time limit the
+    /// solve follows an iterative deepening, whose answer stands if the solve is
+    /// interrupted; under a time limit the solver is also tried with more empties than this,
+    /// when its estimated cost fits the time left (see the crate's `endgame` module and
+    /// docs/search.md, "Endgame hand-off").
     pub endgame_empties: u32,
+    /// The evaluation that orders the endgame solver's moves when the search hands it an 8x8
+    /// root ([`othello_endgame::SolverConfig::with_ordering`]): it changes the solver's node
+    /// count, never a score. `None` (the default) keeps the solver's built-in ordering; the
+    /// engine specs set the pattern evaluation's, as `othello solve --eval auto` does. Other
+    /// board sizes always use the built-in ordering.
+    pub solver_ordering: Option<othello_endgame::OrderingEval>,
     /// Score every root move exactly at the searched depth
     /// ([`SearchResult::root_moves`](crate::SearchResult::root_moves)).
     pub multi_pv: bool,
@@ -109,6 +117,7 @@ impl Default for SearchConfig {
             mobility_ordering: true,
             aspiration: true,
             endgame_empties: 14,
+            solver_ordering: None,
             multi_pv: false,
             selectivity: DEFAULT_SELECTIVITY,
             reductions: false,
@@ -199,6 +208,13 @@ impl SearchConfig {
     #[must_use]
     pub fn with_multi_pv(mut self, multi_pv: bool) -> SearchConfig {
         self.multi_pv = multi_pv;
+        self
+    }
+
+    /// Sets [`SearchConfig::solver_ordering`].
+    #[must_use]
+    pub fn with_solver_ordering(mut self, ordering: Option<othello_endgame::OrderingEval>) -> SearchConfig {
+        self.solver_ordering = ordering;
         self
     }
 

@@ -23,6 +23,7 @@
 //! than the previous best, which then replaces it (see `root.rs`). The hard bound itself
 //! aborts the running iteration (polled every 1024 nodes).
 
+use crate::endgame::HandOff;
 use crate::limits::Clock;
 use crate::ordering::{MovePicker, OrderingHints};
 use crate::root::RootOutcome;
@@ -232,6 +233,7 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
     max_depth: u32,
     config: &SearchConfig,
     clock: &Clock,
+    mut handoff: Option<&mut HandOff>,
     mut report: impl FnMut(&Iteration),
 ) -> Option<Completed> {
     let empties = pos.empty_count();
@@ -243,16 +245,30 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
     // The times and best moves of the completed iterations.
     let (mut times, mut bests) = (Vec::new(), Vec::new());
     while depth <= max_depth {
+        if depth > first && clock.must_stop() {
+            break;
+        }
+        let stops = depth > first
+            && !start_next(
+                clock.since_origin(),
+                clock.time_limit(),
+                &times,
+                &bests,
+                config.stable_stop,
+            );
         if depth > first
-            && (clock.must_stop()
-                || !start_next(
-                    clock.since_origin(),
-                    clock.time_limit(),
-                    &times,
-                    &bests,
-                    config.stable_stop,
-                ))
+            && let Some(h) = handoff.as_deref_mut()
         {
+            let left = clock
+                .time_limit()
+                .map_or(Duration::ZERO, |t| t.hard.saturating_sub(clock.since_origin()));
+            let nodes = worker.stats.nodes + clock.helper_nodes();
+            if h.decide(depth - 1, left, predict_next(&times), nodes, clock.elapsed(), stops) {
+                h.solve = true;
+                break;
+            }
+        }
+        if stops {
             break;
         }
         let previous_best = last.as_ref().map(|c| c.best);

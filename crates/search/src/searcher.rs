@@ -11,7 +11,7 @@ use crate::{Iteration, Limits, SearchConfig, SearchResult, SearchStats, Selectiv
 use othello_endgame::Solver;
 use othello_engine::{Player, Progress, Reply};
 use othello_eval::Evaluator;
-use othello_rules::{Move, Position};
+use othello_rules::{BoardSize, Move, Position};
 use othello_table::{Table, TranspositionTable};
 
 /// A configured search: an evaluation, a [`SearchConfig`], and the state kept between searches
@@ -49,8 +49,11 @@ pub struct Searcher<E: Evaluator, T: Table = TranspositionTable> {
     table_empty: bool,
     heuristics: Heuristics,
     helper_heuristics: Vec<Heuristics>,
-    /// The endgame solver, created on first use, on its own table of type `T`.
+    /// The endgame solver of 8x8 roots (with the configuration's ordering evaluation),
+    /// created on first use, on its own table of type `T`.
     solver: Option<Solver<T>>,
+    /// The endgame solver of the smaller boards (the built-in ordering), created on first use.
+    small_solver: Option<Solver<T>>,
 }
 
 impl<E: Evaluator> Searcher<E> {
@@ -88,6 +91,7 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
             heuristics: Heuristics::default(),
             helper_heuristics: Vec::new(),
             solver: None,
+            small_solver: None,
         }
     }
 
@@ -128,10 +132,24 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
         match &mut self.solver {
             Some(solver) => solver.new_game(),
             None if prunes && self.config.endgame_empties > 0 => {
-                self.solver = Some(endgame::new_solver(&self.config));
+                self.solver = Some(endgame::new_solver(&self.config, BoardSize::Eight));
             }
             None => {}
         }
+        if let Some(solver) = &mut self.small_solver {
+            solver.new_game();
+        }
+    }
+
+    /// The endgame solver for a root of `size`, created on first use.
+    fn solver_for(&mut self, size: BoardSize) -> &mut Solver<T> {
+        let config = &self.config;
+        let slot = if size == BoardSize::Eight {
+            &mut self.solver
+        } else {
+            &mut self.small_solver
+        };
+        slot.get_or_insert_with(|| endgame::new_solver(config, size))
     }
 
     /// Allocates the table when there is none or its size is not the configured one; whether
@@ -211,7 +229,7 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
         // raised one abandons the move: an interrupted match or an NBoard `stop`).
         let interruptible = clock.hard().is_some();
         if solves && !interruptible {
-            let solver = self.solver.get_or_insert_with(|| endgame::new_solver(&config));
+            let solver = self.solver_for(pos.size());
             if let Some(result) = endgame::solve(solver, &pos, &config, &clock, &mut on_iteration) {
                 return result;
             }
@@ -226,6 +244,12 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
         if solve_after {
             max_depth = max_depth.min(endgame::FALLBACK_DEPTH);
         }
+        // Under a time limit with more empties: the deepening decides when to solve.
+        let mut handoff = if forced || solves {
+            None
+        } else {
+            endgame::HandOff::new(&pos, limits, &config)
+        };
         let table = if prunes { self.table.as_ref() } else { None };
         let shared = table.and_then(Table::as_shared);
         let threads = if shared.is_some() { config.threads.max(1) } else { 1 };
@@ -258,6 +282,7 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
                             heuristics,
                             node_budget,
                             max_depth,
+                            handoff.as_mut(),
                             &mut on_iteration,
                         )
                     },
@@ -273,6 +298,7 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
                     heuristics,
                     node_budget,
                     max_depth,
+                    handoff.as_mut(),
                     &mut on_iteration,
                 ),
                 SearchStats::default(),
@@ -280,8 +306,9 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
         };
         self.heuristics = heuristics;
         stats += &helper_stats;
-        if solve_after && !clock.must_stop() && !completed.as_ref().is_some_and(|c| c.exact) {
-            let solver = self.solver.get_or_insert_with(|| endgame::new_solver(&config));
+        let handed_off = handoff.is_some_and(|h| h.solve);
+        if (solve_after || handed_off) && !clock.must_stop() && !completed.as_ref().is_some_and(|c| c.exact) {
+            let solver = self.solver_for(pos.size());
             if let Some(mut result) = endgame::solve(solver, &pos, &config, &clock, &mut on_iteration) {
                 // The short search's nodes count too.
                 result.nodes += stats.nodes;
@@ -320,10 +347,11 @@ fn run_main<E: Evaluator, T: Table>(
     heuristics: Heuristics,
     node_budget: u64,
     max_depth: u32,
+    handoff: Option<&mut endgame::HandOff>,
     on_iteration: &mut impl FnMut(&Iteration),
 ) -> (Option<Completed>, SearchStats, Heuristics) {
     let mut worker = Worker::new(eval, table, clock, config, pos, heuristics, node_budget);
-    let completed = deepen(&mut worker, pos, 1, max_depth, config, clock, on_iteration);
+    let completed = deepen(&mut worker, pos, 1, max_depth, config, clock, handoff, on_iteration);
     (completed, worker.stats, worker.heuristics)
 }
 

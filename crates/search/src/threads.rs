@@ -55,7 +55,16 @@ pub(crate) fn with_helpers<E: Evaluator, R>(
                     worker.set_abortable();
                     worker.helper = true;
                     let first = 1 + (k as u32 + 1) % 2;
-                    deepen(&mut worker, pos, first.min(max_depth), max_depth, config, clock, |_| {});
+                    deepen(
+                        &mut worker,
+                        pos,
+                        first.min(max_depth),
+                        max_depth,
+                        config,
+                        clock,
+                        None,
+                        |_| {},
+                    );
                     *slot = worker.heuristics;
                     worker.stats
                 })

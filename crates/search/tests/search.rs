@@ -707,6 +707,93 @@ fn an_interruptible_solve_comes_after_a_short_search() {
     }
 }
 
+/// Under a time limit a root with more empties than `endgame_empties` goes to the solver when
+/// the solve fits the time left: with an hour, as soon as the deepening has reached depth 6
+/// and measured its speed. The answer is the solver's (score, move), reported as one exact
+/// iteration after the short ones; the iterations between never run. A depth limit below the
+/// empties, a node limit or `endgame=0` keep the plain deepening, which reaches the end
+/// through every depth.
+#[test]
+fn a_timed_search_hands_larger_endgames_to_the_solver() {
+    use othello_endgame::{SolveMode, Solver, SolverConfig};
+    let hour = Duration::from_secs(3600);
+    let positions = random_positions(BoardSize::Eight, 6, 44..46, 23);
+    for pos in &positions {
+        let empties = pos.empty_count();
+        if pos.moves().len() < 2 {
+            continue;
+        }
+        assert!(empties > SearchConfig::default().endgame_empties, "{pos}");
+        let exact = Solver::new(SolverConfig::default()).solve(pos, SolveMode::Exact);
+        let mut reports = Vec::new();
+        let r = Searcher::new(Mobility, SearchConfig::default())
+            .search(pos, &Limits::time(hour, hour), |it| reports.push((it.depth, it.exact)));
+        assert_eq!(
+            (r.score, r.best_move, r.exact, r.depth),
+            (exact.score * 100, exact.best_move, true, empties),
+            "{pos}"
+        );
+        let (last, short) = reports.split_last().unwrap();
+        assert_eq!(*last, (empties, true));
+        let depths: Vec<u32> = short.iter().map(|r| r.0).collect();
+        assert!(
+            depths.len() >= 6 && depths.len() + 1 < empties as usize,
+            "{pos}: {depths:?}"
+        );
+        assert_eq!(depths, (1..=depths.len() as u32).collect::<Vec<_>>());
+        assert!(short.iter().all(|r| !r.1));
+        // Without the hand-off the deepening goes through every depth to the end.
+        let through_every_depth = |config: SearchConfig, limits: Limits| {
+            let mut depths = Vec::new();
+            let r = Searcher::new(Mobility, config).search(pos, &limits, |it| depths.push(it.depth));
+            assert_eq!(depths, (1..=r.depth).collect::<Vec<_>>(), "{pos}");
+            r
+        };
+        let off = through_every_depth(
+            SearchConfig::default().with_endgame_empties(0),
+            Limits::time(hour, hour),
+        );
+        assert_eq!((off.score, off.exact, off.depth), (r.score, true, empties));
+        let shallow = through_every_depth(
+            SearchConfig::default(),
+            Limits::time(hour, hour).with_depth(empties - 1),
+        );
+        assert_eq!((shallow.exact, shallow.depth), (false, empties - 1));
+        let counted = through_every_depth(SearchConfig::default(), Limits::time(hour, hour).with_nodes(u64::MAX));
+        assert_eq!((counted.score, counted.exact, counted.depth), (r.score, true, empties));
+    }
+}
+
+/// The solver a search hands its root to orders by [`SearchConfig::solver_ordering`] on 8x8
+/// (other node counts, the same answers) and by its built-in ordering on smaller boards.
+#[test]
+fn the_solver_ordering_changes_nodes_not_answers() {
+    let ordering = othello_search::OrderingEval::new(|p: &Position| Mobility.evaluate(p));
+    let ordered = || SearchConfig::default().with_solver_ordering(Some(ordering.clone()));
+    let mut differ = 0;
+    for pos in random_positions(BoardSize::Eight, 12, 46..49, 24) {
+        assert!(pos.empty_count() <= SearchConfig::default().endgame_empties);
+        let a = Searcher::new(Mobility, SearchConfig::default()).search(&pos, &Limits::default(), |_| {});
+        let b = Searcher::new(Mobility, ordered()).search(&pos, &Limits::default(), |_| {});
+        assert_eq!(
+            (a.score, a.best_move, a.exact),
+            (b.score, b.best_move, b.exact),
+            "{pos}"
+        );
+        differ += usize::from(a.nodes != b.nodes);
+    }
+    assert!(differ > 0, "the ordering evaluation was not used");
+    for pos in random_positions(BoardSize::Six, 12, 18..19, 25) {
+        let a = Searcher::new(Mobility, SearchConfig::default()).search(&pos, &Limits::default(), |_| {});
+        let b = Searcher::new(Mobility, ordered()).search(&pos, &Limits::default(), |_| {});
+        assert_eq!(
+            (a.score, a.best_move, a.nodes),
+            (b.score, b.best_move, b.nodes),
+            "{pos}"
+        );
+    }
+}
+
 #[test]
 fn the_searcher_is_a_player_reporting_its_search() {
     use othello_search::Player;

@@ -138,6 +138,7 @@ pub fn search_config(spec: &mut Spec, algorithm: Algorithm) -> Result<(SearchCon
         .with_quiescence(quiescence);
     let (text, weights) = (spec.raw("eval"), spec.raw("weights"));
     let eval = SpecEval::parse(text.as_deref(), weights.as_deref(), &spec.name)?;
+    config.solver_ordering = eval.solver_ordering();
     if let Some(tt) = spec.get::<usize>("tt", "a size in MiB")? {
         config.tt_mib = hash_ok(tt).map_err(|why| SpecError::bad_value(&spec.name, "tt", tt, why))?;
     }

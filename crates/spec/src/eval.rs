@@ -74,6 +74,20 @@ impl Evaluator for SpecEval {
 }
 
 impl SpecEval {
+    /// The ordering evaluation a search with this evaluation gives the endgame solver it hands
+    /// 8x8 roots to ([`othello_search::SearchConfig::solver_ordering`]): this evaluation when it
+    /// is the pattern evaluation (alone, mixed, or the default's 8x8 side), as `othello solve
+    /// --eval auto` orders; none for hand features, which keep the solver's built-in ordering.
+    pub fn solver_ordering(&self) -> Option<othello_search::OrderingEval> {
+        match self {
+            SpecEval::Weighted(_) => None,
+            SpecEval::Pattern(..) | SpecEval::Auto(..) => {
+                let eval = self.clone();
+                Some(othello_search::OrderingEval::new(move |p| eval.evaluate(p)))
+            }
+        }
+    }
+
     /// Parses the `eval` value (`None`: the default) with the optional `weights` file of the
     /// pattern evaluation. `engine` names the engine in errors.
     ///

@@ -226,6 +226,7 @@ fn move_to_front(order: &mut [Move], mv: Move) {
 /// Runs iterations `first..=max_depth` (or until exact, aborted or out of soft time) and returns
 /// the last completed one, or a proven move of the aborted one. `report` is called after each
 /// completed iteration.
+#[allow(clippy::too_many_arguments, reason = "internal plumbing of the search state")]
 pub(crate) fn deepen<E: Evaluator, T: Table>(
     worker: &mut Worker<'_, E, T>,
     pos: &Position,

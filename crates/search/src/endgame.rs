@@ -248,8 +248,12 @@ mod tests {
         // Not before FALLBACK_DEPTH nor before the speed is measured.
         assert!(!decide(FALLBACK_DEPTH - 1, 100.0, 0.0, NODES, false));
         assert!(decide(FALLBACK_DEPTH, 100.0, 0.0, NODES, false));
-        assert!(!decide(10, 100.0, 0.0, MIN_MEASURED_NODES - 1, false));
+        assert!(!decide(10, 1000.0, 0.0, MIN_MEASURED_NODES - 1, false));
+        assert!(decide(10, 1000.0, 0.0, MIN_MEASURED_NODES, false));
         assert!(decide(10, 100.0, 0.0, MIN_MEASURED_NODES * 1000, false));
+        // The speed is nodes over the elapsed time: 1.2 M nodes in 2 s make the estimate 2 s.
+        assert!(h.decide(10, secs(6.7), secs(0.0), NODES, secs(2.0), false));
+        assert!(!h.decide(10, secs(6.6), secs(0.0), NODES, secs(2.0), false));
         // Early: the estimate (1 s) within 0.3 of the time left.
         assert!(decide(10, 3.34, 0.0, NODES, false));
         assert!(!decide(10, 3.3, 0.0, NODES, false));

@@ -244,12 +244,9 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
         if solve_after {
             max_depth = max_depth.min(endgame::FALLBACK_DEPTH);
         }
-        // Under a time limit with more empties: the deepening decides when to solve.
-        let mut handoff = if forced || solves {
-            None
-        } else {
-            endgame::HandOff::new(&pos, limits, &config)
-        };
+        // Under a time limit with more empties than the threshold: the deepening decides when
+        // to solve (a forced move's single iteration never asks).
+        let mut handoff = endgame::HandOff::new(&pos, limits, &config);
         let table = if prunes { self.table.as_ref() } else { None };
         let shared = table.and_then(Table::as_shared);
         let threads = if shared.is_some() { config.threads.max(1) } else { 1 };

@@ -726,15 +726,16 @@ fn a_timed_search_hands_larger_endgames_to_the_solver() {
         assert!(empties > SearchConfig::default().endgame_empties, "{pos}");
         let exact = Solver::new(SolverConfig::default()).solve(pos, SolveMode::Exact);
         let mut reports = Vec::new();
-        let r = Searcher::new(Mobility, SearchConfig::default())
-            .search(pos, &Limits::time(hour, hour), |it| reports.push((it.depth, it.exact)));
+        let r = Searcher::new(Mobility, SearchConfig::default()).search(pos, &Limits::time(hour, hour), |it| {
+            reports.push((it.depth, it.exact, it.nodes))
+        });
         assert_eq!(
             (r.score, r.best_move, r.exact, r.depth),
             (exact.score * 100, exact.best_move, true, empties),
             "{pos}"
         );
         let (last, short) = reports.split_last().unwrap();
-        assert_eq!(*last, (empties, true));
+        assert_eq!((last.0, last.1), (empties, true));
         let depths: Vec<u32> = short.iter().map(|r| r.0).collect();
         assert!(
             depths.len() >= 6 && depths.len() + 1 < empties as usize,
@@ -742,6 +743,13 @@ fn a_timed_search_hands_larger_endgames_to_the_solver() {
         );
         assert_eq!(depths, (1..=depths.len() as u32).collect::<Vec<_>>());
         assert!(short.iter().all(|r| !r.1));
+        // With an hour, the solve starts after the first iteration from depth 6 whose search
+        // has measured its speed (20 000 nodes, the rule's `MIN_MEASURED_NODES`).
+        let measured = |i: usize| short[i].2 >= 20_000;
+        let k = short.len();
+        assert!(measured(k - 1) && (k == 6 || !measured(k - 2)), "{pos}: {short:?}");
+        // The solver's nodes come on top of the short search's.
+        assert!(r.nodes > short[k - 1].2);
         // Without the hand-off the deepening goes through every depth to the end.
         let through_every_depth = |config: SearchConfig, limits: Limits| {
             let mut depths = Vec::new();
@@ -785,7 +793,10 @@ fn the_solver_ordering_changes_nodes_not_answers() {
     assert!(differ > 0, "the ordering evaluation was not used");
     for pos in random_positions(BoardSize::Six, 12, 18..19, 25) {
         let a = Searcher::new(Mobility, SearchConfig::default()).search(&pos, &Limits::default(), |_| {});
-        let b = Searcher::new(Mobility, ordered()).search(&pos, &Limits::default(), |_| {});
+        // After `new_game`, which makes the 8x8 solver ahead of the first move.
+        let mut searcher = Searcher::new(Mobility, ordered());
+        searcher.new_game();
+        let b = searcher.search(&pos, &Limits::default(), |_| {});
         assert_eq!(
             (a.score, a.best_move, a.nodes),
             (b.score, b.best_move, b.nodes),

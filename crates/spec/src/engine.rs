@@ -460,6 +460,28 @@ mod tests {
         };
         assert!(on.config().reductions);
         assert!(matches!(searcher.evaluator(), SpecEval::Weighted(_)));
+        // The solver orders by the pattern evaluation wherever the search evaluates with it.
+        assert!(c.solver_ordering.is_none());
+        for (text, ordered) in [
+            ("pvs", true),
+            ("pvs:eval=pattern+parity*20", true),
+            ("alphabeta:eval=discs", false),
+        ] {
+            let Engine::Search { searcher, .. } = engine(text).unwrap() else {
+                panic!("a search")
+            };
+            let ordering = searcher.config().solver_ordering.clone();
+            assert_eq!(ordering.is_some(), ordered, "{text}");
+            if let Some(o) = ordering {
+                let mut pos = Position::start();
+                for m in ["f5", "d6", "c3", "d3", "c4"] {
+                    pos = pos.play(m.parse().unwrap()).unwrap();
+                }
+                let value = othello_eval::Evaluator::evaluate(searcher.evaluator(), &pos);
+                assert_ne!(value, 0);
+                assert_eq!(o.evaluate(&pos), value, "{text}");
+            }
+        }
         let t = limits.time.unwrap();
         // A fixed time per move: both bounds at it.
         assert_eq!(

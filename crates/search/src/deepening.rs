@@ -263,8 +263,16 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
             let left = clock
                 .time_limit()
                 .map_or(Duration::ZERO, |t| t.hard.saturating_sub(clock.since_origin()));
-            let nodes = worker.stats.nodes + clock.helper_nodes();
-            if h.decide(depth - 1, left, predict_next(&times), nodes, clock.elapsed(), stops) {
+            // The main thread's speed (its helpers, if any, speed up the solver too).
+            let done = last.as_ref().map_or(0, |c| c.depth);
+            if h.decide(
+                done,
+                left,
+                predict_next(&times),
+                worker.stats.nodes,
+                clock.elapsed(),
+                stops,
+            ) {
                 h.solve = true;
                 break;
             }

@@ -101,7 +101,7 @@ impl HandOff {
 
     /// Whether the deepening stops for a solve after a completed iteration of `depth`:
     /// `left` is the time left to the hard bound, `next` the predicted time of the next
-    /// iteration, `nodes` and `elapsed` the search's so far, `stops` whether the deepening
+    /// iteration, `nodes` and `elapsed` the main thread's so far, `stops` whether the deepening
     /// would stop now anyway (its soft bound). The solve is tried when its estimate is at
     /// most [`LATE_SHARE`] of the time left and either it is at most [`EARLY_SHARE`] of it,
     /// or the next iteration would leave too little, or the next iteration is the exact one

@@ -772,6 +772,23 @@ fn a_timed_search_hands_larger_endgames_to_the_solver() {
     }
 }
 
+/// The soft bound stops the deepening after an iteration, never before the first: with a soft
+/// bound of zero and an hour to the hard bound, one iteration answers, at every number of
+/// empties (the solver's hand-off included: it needs depth 6 first).
+#[test]
+fn a_soft_bound_of_zero_leaves_one_iteration() {
+    let hour = Duration::from_secs(3600);
+    for pos in random_positions(BoardSize::Eight, 8, 10..46, 26) {
+        if pos.moves().len() < 2 {
+            continue;
+        }
+        let r =
+            Searcher::new(Mobility, SearchConfig::default()).search(&pos, &Limits::time(Duration::ZERO, hour), |_| {});
+        let d1 = Searcher::new(Mobility, SearchConfig::default()).search(&pos, &Limits::depth(1), |_| {});
+        assert_eq!((r.depth, r.score, r.best_move), (1, d1.score, d1.best_move), "{pos}");
+    }
+}
+
 /// The solver a search hands its root to orders by [`SearchConfig::solver_ordering`] on 8x8
 /// (other node counts, the same answers) and by its built-in ordering on smaller boards.
 #[test]

@@ -257,9 +257,8 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
                 &bests,
                 config.stable_stop,
             );
-        if depth > first
-            && let Some(h) = handoff.as_deref_mut()
-        {
+        // Before the first iteration nothing is completed, and the rule never solves then.
+        if let Some(h) = handoff.as_deref_mut() {
             let left = clock
                 .time_limit()
                 .map_or(Duration::ZERO, |t| t.hard.saturating_sub(clock.since_origin()));

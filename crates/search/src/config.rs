@@ -68,7 +68,7 @@ pub struct SearchConfig {
     /// solve follows an iterative deepening, whose answer stands if the solve is
     /// interrupted; under a time limit the solver is also tried with more empties than this,
     /// when its estimated cost fits the time left (see the crate's `endgame` module and
-    /// docs/search.md, "Endgame hand-off").
+    /// docs/search.md, "Timed hand-off beyond the threshold").
     pub endgame_empties: u32,
     /// The evaluation that orders the endgame solver's moves when the search hands it an 8x8
     /// root ([`othello_endgame::SolverConfig::with_ordering`]): it changes the solver's node

@@ -19,9 +19,10 @@
 //! solver too ([`HandOff`]): the iterative deepening runs as usual and, from
 //! [`FALLBACK_DEPTH`] on, stops for a solve when the solve's estimated time
 //! ([`estimated_solve`]) is at most [`EARLY_SHARE`] of the time left to the hard bound, or
-//! when one more iteration would leave less than the estimate over [`LATE_SHARE`]. A solve
-//! estimated at more than `LATE_SHARE` of the time left is never tried. An interrupted solve
-//! leaves the deepest completed iteration as the answer.
+//! at most [`LATE_SHARE`] of it and one more iteration would leave less than the estimate
+//! over `LATE_SHARE`, or the next iteration is the exact one, or the deepening stops anyway
+//! ([`HandOff::decide`]). A solve estimated at more than `LATE_SHARE` of the time left is
+//! never tried. An interrupted solve leaves the deepest completed iteration as the answer.
 
 use crate::limits::Clock;
 use crate::score::DISC;
@@ -55,9 +56,9 @@ fn may_solve(pos: &Position, limits: &Limits, config: &SearchConfig) -> bool {
 }
 
 /// The solver's median node count at 20 empties, and its growth per empty square: with the
-/// pattern ordering, the medians of 399 positions of each count from 14 to 20 empties and
-/// 45 of 21 and 22 from games against Zebra fit `3.0e6 * 2^(empties - 20)` within 35%
-/// (docs/search.md, "Endgame hand-off").
+/// pattern ordering, the medians of 399 positions of each count from 14 to 22 empties from
+/// games against Zebra fit `3.0e6 * 2^(empties - 20)` within 35% (docs/search.md, "Timed
+/// hand-off beyond the threshold").
 const SOLVE_NODES_AT_20: f64 = 3.0e6;
 const SOLVE_GROWTH: f64 = 2.0;
 /// The solver's speed in nodes per second over the midgame search's (44 M and 15-18 M on

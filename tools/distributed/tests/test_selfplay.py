@@ -16,11 +16,12 @@ def single(binary, *argv):
 
 def without_nodes(path):
     """The label lines in file order with the solver-work field removed (it depends on the
-    table's history; everything else must be equal)."""
+    table's history; everything else must be equal). A pv line's labels after its solved
+    position and result labels have none."""
     rows = []
     for line in open(path, encoding="utf-8"):
         obj = json.loads(line)
-        assert isinstance(obj.pop("nodes"), int)
+        assert isinstance(obj.pop("nodes", 0), int)
         rows.append(json.dumps(obj, sort_keys=True))
     return rows
 
@@ -75,6 +76,42 @@ def test_labels_equal_the_single_process_file_but_for_nodes(cluster, train_bin, 
     argv = ["labels", "--games", str(games), "--out", str(dist), "--min-empties", "7", "--max-empties", "8"]
     assert main([*argv, "--shard", "4", "--binary", train_bin]) == 0
     assert without_nodes(dist) == without_nodes(one)
+
+
+def test_every_mode_equals_the_single_process_file_but_for_nodes(cluster, train_bin, tmp_path, capsys):
+    games = tmp_path / "games.jsonl"
+    single(train_bin, "games", "--out", str(games), "--games", "8", "--seed", "11")
+    # Game 7 repeats game 1 under another number: its positions are labelled already.
+    lines = games.read_text().splitlines()
+    copy = json.loads(lines[1])
+    copy["game"] = 7
+    lines[7] = json.dumps(copy)
+    games.write_text("".join(line + "\n" for line in lines))
+    modes = {
+        "pv": ["--mode", "pv", "--solve-empties", "14", "--min-empties", "1", "--max-empties", "14"],
+        "result": ["--mode", "result", "--solve-empties", "10", "--min-empties", "8", "--max-empties", "24"],
+        "search": ["--mode", "search", "--depth", "3", "--mean-of", "2", "--min-empties", "30", "--max-empties", "34"],
+        "exact-none": ["--ordering", "none", "--min-empties", "1", "--max-empties", "6"],
+    }
+    for name, opts in modes.items():
+        opts = [*opts, "--tt", "1"]
+        one = tmp_path / f"one-{name}.jsonl"
+        single(train_bin, "labels", "--games", str(games), "--out", str(one), *opts)
+        dist = tmp_path / f"dist-{name}.jsonl"
+        argv = ["labels", "--games", str(games), "--out", str(dist), *opts, "--shard", "3", "--binary", train_bin]
+        assert main(argv) == 0
+        rows = without_nodes(one)
+        assert len(rows) > 15, name
+        assert len({json.loads(r)["game"] for r in rows}) > 3, name
+        assert without_nodes(dist) == rows, name
+        sources = {json.loads(r)["source"] for r in rows}
+        assert sources == {"pv": {"exact"}, "result": {"exact", "result"}, "search": {"search"}, "exact-none": {"exact"}}[name]
+    capsys.readouterr()
+    bad = ["labels", "--games", str(games), "--out", str(tmp_path / "x"), "--mode", "search", "--depth", "0", "--binary", train_bin]
+    assert main(bad) == 2
+    assert main([*bad[:-4], "--weights", str(tmp_path / "missing.bin"), "--binary", train_bin]) == 2
+    err = capsys.readouterr().err
+    assert "bad --solve-empties/--depth/--mean-of" in err and "no weights file" in err
 
 
 def test_merge_keeps_the_first_label_of_a_position():

@@ -7,8 +7,9 @@
 use crate::error::{CliResult, input};
 use crate::records::Records;
 use othello_endgame::{SolveMode, Solver, SolverConfig};
-use othello_rules::BoardSize;
+use othello_rules::{BoardSize, Position};
 use serde_json::{Value, json};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The most empties `--exact-at` solves (a solve from 30 empties takes minutes; beyond, hours).
 pub const MAX_EMPTIES: u32 = 30;
@@ -91,46 +92,110 @@ impl ExactAt {
     }
 }
 
-/// Checks an `--exact-at` value: 0 to [`MAX_EMPTIES`].
+/// Checks an `--exact-at` (or `--mistakes`, named by `flag`) value: 0 to [`MAX_EMPTIES`].
 ///
 /// # Errors
-/// Bad input naming the value.
-pub fn check_empties(empties: u32) -> CliResult<u32> {
+/// Bad input naming the flag and the value.
+pub fn check_empties(flag: &str, empties: u32) -> CliResult<u32> {
     if empties > MAX_EMPTIES {
         return Err(input(format!(
-            "bad --exact-at {empties}: at most {MAX_EMPTIES} empties (a solve from more takes hours)"
+            "bad {flag} {empties}: at most {MAX_EMPTIES} empties (a solve from more takes hours)"
         )));
     }
     Ok(empties)
 }
 
-/// Solves every game of `records` at `empties` (win, draw or loss; the pattern evaluation
-/// orders the solver's moves on 8x8, the built-in ordering on the smaller boards, as `othello
-/// solve` does) and tallies the results.
+/// Exact solvers for the positions of game records: the pattern evaluation orders the moves on
+/// 8x8, the built-in ordering on the smaller boards, as `othello solve` does. Each is made
+/// when first needed and keeps its table from one position to the next.
+pub struct Solvers {
+    ordering: Option<othello_endgame::OrderingEval>,
+    ordered: Option<Solver>,
+    plain: Option<Solver>,
+}
+
+impl Solvers {
+    /// Solvers with the embedded pattern evaluation for 8x8 ordering.
+    ///
+    /// # Errors
+    /// Should the embedded weights not load (a broken build).
+    pub fn new() -> CliResult<Solvers> {
+        Ok(Solvers {
+            ordering: othello_spec::SpecEval::parse(Some("pattern"), None, "stats")?.solver_ordering(),
+            ordered: None,
+            plain: None,
+        })
+    }
+
+    /// The exact score (or win, draw or loss as 1, 0, -1 in [`SolveMode::WinLossDraw`]) of
+    /// `pos` for its side to move.
+    pub fn solve(&mut self, pos: &Position, mode: SolveMode) -> i32 {
+        let solver = if pos.size() == BoardSize::Eight {
+            let ordering = &self.ordering;
+            self.ordered
+                .get_or_insert_with(|| Solver::new(SolverConfig::default().with_ordering_eval(ordering.clone())))
+        } else {
+            self.plain.get_or_insert_with(|| Solver::new(SolverConfig::default()))
+        };
+        solver.solve(pos, mode).score
+    }
+}
+
+/// `f` applied to every item on `threads` threads (at least one), each thread with its own
+/// [`Solvers`]; the results in the items' order, the same whatever the thread count (exact
+/// scores do not depend on a solver's table).
+///
+/// # Errors
+/// As [`Solvers::new`].
+pub fn per_item<T: Sync, R: Send>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&mut Solvers, &T) -> R + Sync,
+) -> CliResult<Vec<R>> {
+    let threads = threads.clamp(1, items.len().max(1));
+    let next = AtomicUsize::new(0);
+    let mut solvers = (0..threads).map(|_| Solvers::new()).collect::<CliResult<Vec<_>>>()?;
+    let mut done: Vec<(usize, R)> = std::thread::scope(|s| {
+        let handles: Vec<_> = solvers
+            .iter_mut()
+            .map(|solvers| {
+                let (next, f) = (&next, &f);
+                s.spawn(move || {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break out };
+                        out.push((i, f(solvers, item)));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a solving thread panicked"))
+            .collect()
+    });
+    done.sort_unstable_by_key(|&(i, _)| i);
+    Ok(done.into_iter().map(|(_, r)| r).collect())
+}
+
+/// Solves every game of `records` at `empties` (win, draw or loss) on `threads` threads and
+/// tallies the results.
 ///
 /// # Errors
 /// Bad input from [`Records::positions_at`] or [`check_empties`].
-pub fn exact_at(records: &Records, empties: u32) -> CliResult<ExactAt> {
-    let empties = check_empties(empties)?;
+pub fn exact_at(records: &Records, empties: u32, threads: usize) -> CliResult<ExactAt> {
+    let empties = check_empties("--exact-at", empties)?;
     let (games, left_out) = records.positions_at(empties)?;
-    let eval = othello_spec::SpecEval::parse(Some("pattern"), None, "--exact-at")?;
-    let mut ordered = None;
-    let mut plain = None;
     let mut tally = ExactAt {
         empties,
         left_out,
         ..ExactAt::default()
     };
-    for g in games {
-        let solver = if g.position.size() == BoardSize::Eight {
-            ordered.get_or_insert_with(|| {
-                let eval = eval.clone();
-                Solver::new(SolverConfig::default().with_ordering(move |p| othello_eval::Evaluator::evaluate(&eval, p)))
-            })
-        } else {
-            plain.get_or_insert_with(|| Solver::new(SolverConfig::default()))
-        };
-        let score = solver.solve(&g.position, SolveMode::WinLossDraw).score;
+    let scores = per_item(&games, threads, |solvers, g| {
+        solvers.solve(&g.position, SolveMode::WinLossDraw)
+    })?;
+    for (g, score) in games.iter().zip(scores) {
         let exact = outcome(if g.a_to_move { score } else { -score });
         let played = match g.half_points {
             2 => 0,
@@ -143,13 +208,13 @@ pub fn exact_at(records: &Records, empties: u32) -> CliResult<ExactAt> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use othello_rules::Move;
     use othello_rules::reference::final_score;
-    use othello_rules::{Move, Position};
 
     /// Exact value for the side to move by plain negamax over every line (the slow reference).
-    fn negamax(pos: &Position) -> i32 {
+    pub(crate) fn negamax(pos: &Position) -> i32 {
         let moves = pos.moves();
         if moves.is_empty() {
             return final_score(pos);
@@ -159,7 +224,7 @@ mod tests {
 
     /// A random game from `root` (a small generator seeded by `seed`): its moves, with forced
     /// passes written, and every position from the root on.
-    fn random_game(root: Position, seed: u64) -> (Vec<Move>, Vec<Position>) {
+    pub(crate) fn random_game(root: Position, seed: u64) -> (Vec<Move>, Vec<Position>) {
         let mut state = seed
             .wrapping_mul(6_364_136_223_846_793_005)
             .wrapping_add(1_442_695_040_888_963_407);
@@ -179,7 +244,7 @@ mod tests {
         }
     }
 
-    fn file(name: &str, text: &str) -> String {
+    pub(crate) fn file(name: &str, text: &str) -> String {
         let dir = std::env::temp_dir().join(format!("othello-exact-at-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join(name);
@@ -234,7 +299,8 @@ mod tests {
             want.counts[outcome(exact)][outcome(a_final)] += 1;
         }
         let records = Records::read(&[file(&format!("games-{}.jsonl", root.size().side()), &text)]).unwrap();
-        let got = exact_at(&records, empties).unwrap();
+        let got = exact_at(&records, empties, 1).unwrap();
+        assert_eq!(exact_at(&records, empties, 3).unwrap(), got);
         assert_eq!(got, want);
         got
     }
@@ -282,24 +348,31 @@ mod tests {
             "{}",
             all_in.text()
         );
-        assert!(check_empties(30).is_ok());
-        assert_eq!(check_empties(31).unwrap_err().exit_code(), 2);
+        assert!(check_empties("--exact-at", 30).is_ok());
+        let e = check_empties("--mistakes", 31).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(e.to_string().contains("bad --mistakes 31"), "{e}");
     }
 
     #[test]
     fn games_that_do_not_replay_are_bad_input() {
         let bad = json!({"game": 1, "a_color": "black", "result": "win", "opening": "f5", "moves": ["a1"]});
         let records = Records::read(&[file("bad.jsonl", &format!("{bad}\n"))]).unwrap();
-        let e = exact_at(&records, 10).unwrap_err();
+        let e = exact_at(&records, 10, 1).unwrap_err();
         assert_eq!(e.exit_code(), 2);
         assert!(e.to_string().contains("game 1: its moves do not replay"), "{e}");
         let none = json!({"game": 1, "a_color": "black", "result": "win"});
         let records = Records::read(&[file("none.jsonl", &format!("{none}\n"))]).unwrap();
-        assert!(exact_at(&records, 10).unwrap_err().to_string().contains("no opening"));
+        assert!(
+            exact_at(&records, 10, 1)
+                .unwrap_err()
+                .to_string()
+                .contains("no opening")
+        );
         let colour = json!({"game": 1, "a_color": "red", "result": "win", "opening": "f5", "moves": []});
         let records = Records::read(&[file("colour.jsonl", &format!("{colour}\n"))]).unwrap();
         assert!(
-            exact_at(&records, 10)
+            exact_at(&records, 10, 1)
                 .unwrap_err()
                 .to_string()
                 .contains("bad a_color 'red'")
@@ -307,7 +380,7 @@ mod tests {
         // A game stopped with more empties, not over (a forfeit, a flag): left out.
         let cut = json!({"game": 1, "a_color": "black", "result": "loss", "opening": "f5", "moves": ["d6", "c3"]});
         let records = Records::read(&[file("cut.jsonl", &format!("{cut}\n"))]).unwrap();
-        let t = exact_at(&records, 10).unwrap();
+        let t = exact_at(&records, 10, 1).unwrap();
         assert_eq!((t.games(), t.left_out), (0, 1));
     }
 }

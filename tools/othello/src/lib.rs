@@ -24,6 +24,7 @@ pub mod cli;
 pub mod error;
 pub mod exact_at;
 pub mod input;
+pub mod mistakes;
 pub mod nboard;
 pub mod output;
 pub mod perft;

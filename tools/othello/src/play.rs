@@ -321,6 +321,14 @@ pub struct StatsArgs {
     /// with perfect play from there against its results as played.
     #[arg(long, value_name = "EMPTIES")]
     exact_at: Option<u32>,
+    /// Which moves lost the games of --records: solve every position from the first with at
+    /// most this many empty squares (at most 30) to the end, and count each side's moves, the
+    /// moves that lost discs, and the game points and discs they lost, per number of empties.
+    #[arg(long, value_name = "EMPTIES")]
+    mistakes: Option<u32>,
+    /// Threads for the solves of --exact-at and --mistakes (games in parallel).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    threads: u32,
     /// The SPRT to evaluate on these counts.
     #[command(flatten)]
     test: SprtArgs,
@@ -420,19 +428,25 @@ pub fn run_stats(args: &StatsArgs) -> CliResult {
         Some(_) if args.exact_at.is_some() => {
             return Err(input("--exact-at solves the games of --records, not --penta counts"));
         }
+        Some(_) if args.mistakes.is_some() => {
+            return Err(input("--mistakes solves the games of --records, not --penta counts"));
+        }
         Some(text) => (parse_penta(text)?, None),
         None => {
-            let (penta, games, unpaired, distinct, exact) = records_stats(args, sprt)?;
-            (penta, Some((games, unpaired, distinct, exact)))
+            let (penta, read) = records_stats(args, sprt)?;
+            (penta, Some(read))
         }
     };
     let (mut value, verdict, llr) = summary(&penta, sprt);
-    if let Some((games, unpaired, distinct, exact)) = &read {
-        value["games"] = json!(games);
-        value["unpaired_games"] = json!(unpaired);
-        value["distinct_games"] = json!(distinct);
-        if let Some(exact) = exact {
+    if let Some(read) = &read {
+        value["games"] = json!(read.games);
+        value["unpaired_games"] = json!(read.unpaired);
+        value["distinct_games"] = json!(read.distinct);
+        if let Some(exact) = &read.exact {
             value["exact_at"] = exact.json();
+        }
+        if let Some(mistakes) = &read.mistakes {
+            value["mistakes"] = mistakes.json();
         }
     }
     let est = penta.elo();
@@ -444,14 +458,20 @@ pub fn run_stats(args: &StatsArgs) -> CliResult {
                 est.score,
                 stats_text(&penta, sprt, verdict, llr)
             );
-            if let Some((games, _, Some(distinct), _)) = read
-                && distinct < games
-            {
-                s += &repeats_text(distinct);
-            }
-            if let Some((_, _, _, Some(exact))) = &read {
-                s += "\n";
-                s += &exact.text();
+            if let Some(read) = &read {
+                if let Some(distinct) = read.distinct
+                    && distinct < read.games
+                {
+                    s += &repeats_text(distinct);
+                }
+                if let Some(exact) = &read.exact {
+                    s += "\n";
+                    s += &exact.text();
+                }
+                if let Some(mistakes) = &read.mistakes {
+                    s += "\n";
+                    s += &mistakes.text((&read.names.0, &read.names.1));
+                }
             }
             s
         },
@@ -465,16 +485,30 @@ fn repeats_text(distinct: u64) -> String {
     format!(", only {distinct} distinct (repeated games are not independent: the interval is too narrow)")
 }
 
-/// The pentanomial counts of `stats --records`, with its plot (`--plot`) written.
-/// Returns the counts, the games read, the games without their pair's other game, and the
-/// distinct games (when every record has its moves).
-/// What `othello stats --records` reads: the pentanomial counts, the games, the games without
-/// their pair, the distinct games (when every game has its moves) and the `--exact-at` tally.
-type RecordsStats = (Pentanomial, u64, u64, Option<u64>, Option<crate::exact_at::ExactAt>);
+/// What `othello stats --records` reads beside the pentanomial counts.
+struct RecordsRead {
+    /// Games read.
+    games: u64,
+    /// Games without their pair's other game.
+    unpaired: u64,
+    /// Distinct games, when every game has its moves.
+    distinct: Option<u64>,
+    /// The `--exact-at` tally.
+    exact: Option<crate::exact_at::ExactAt>,
+    /// The `--mistakes` table.
+    mistakes: Option<crate::mistakes::Mistakes>,
+    /// Player A's and B's names.
+    names: (String, String),
+}
 
-fn records_stats(args: &StatsArgs, sprt: Option<Sprt>) -> CliResult<RecordsStats> {
+/// The pentanomial counts of `stats --records` and what else it reads, with its plot
+/// (`--plot`) written.
+fn records_stats(args: &StatsArgs, sprt: Option<Sprt>) -> CliResult<(Pentanomial, RecordsRead)> {
     if let Some(e) = args.exact_at {
-        crate::exact_at::check_empties(e)?;
+        crate::exact_at::check_empties("--exact-at", e)?;
+    }
+    if let Some(e) = args.mistakes {
+        crate::exact_at::check_empties("--mistakes", e)?;
     }
     let records = crate::records::Records::read(&args.records)?;
     let mut plot = args
@@ -496,11 +530,26 @@ fn records_stats(args: &StatsArgs, sprt: Option<Sprt>) -> CliResult<RecordsStats
         }
         plot.write().map_err(input)?;
     }
+    let threads = args.threads as usize;
     let exact = args
         .exact_at
-        .map(|e| crate::exact_at::exact_at(&records, e))
+        .map(|e| crate::exact_at::exact_at(&records, e, threads))
         .transpose()?;
-    Ok((penta, records.games(), unpaired, records.distinct(), exact))
+    let mistakes = args
+        .mistakes
+        .map(|e| crate::mistakes::mistakes(&records, e, threads))
+        .transpose()?;
+    Ok((
+        penta,
+        RecordsRead {
+            games: records.games(),
+            unpaired,
+            distinct: records.distinct(),
+            exact,
+            mistakes,
+            names: records.names(),
+        },
+    ))
 }
 
 /// The largest SPRT bound in Elo: an expected score of 0.3% or 99.7% (logistic). Beyond it the

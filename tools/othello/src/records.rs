@@ -124,6 +124,12 @@ impl Records {
         self.lines.as_ref().map(|l| l.len() as u64)
     }
 
+    /// Player A's and B's names from the first game (`?` where a record has none; `A` and
+    /// `B` without names).
+    pub fn names(&self) -> (String, String) {
+        self.names.clone().unwrap_or_else(|| ("A".to_string(), "B".to_string()))
+    }
+
     /// `A vs B` from the first game's players.
     pub fn title(&self) -> String {
         match &self.names {
@@ -150,18 +156,15 @@ impl Records {
         (steps, pending.len() as u64)
     }
 
-    /// Each game's position when `empties` squares are first empty (after the move that left
-    /// them), in game number order; a game over with more empties gives its last position.
-    /// The second value counts the games left out: stopped (by time, a forfeit or
-    /// adjudication) with more empties and not over.
+    /// Every game replayed, in game number order: A's colour and result and each position
+    /// from the root through every move (a forced pass included).
     ///
     /// # Errors
     /// Bad input when a game has no opening, colour or moves, or when its moves do not replay
     /// from its opening (the root is the opening's board when the opening is a board, else the
-    /// start position of the first board size, 8x8, 6x6 or 4x4, on which every move is legal).
-    pub fn positions_at(&self, empties: u32) -> CliResult<(Vec<GameAt>, u64)> {
-        let mut out = Vec::new();
-        let mut left_out = 0;
+    /// start position of the first board size on which the moves are legal).
+    pub fn replayed(&self) -> CliResult<Vec<Replayed>> {
+        let mut out = Vec::with_capacity(self.games.len());
         for (&number, game) in &self.games {
             let bad = |why: &str| input(format!("records: game {number}: {why}"));
             let (opening, a_color, moves) = game
@@ -173,21 +176,37 @@ impl Records {
                 "white" => Color::White,
                 _ => return Err(bad(&format!("bad a_color '{a_color}'"))),
             };
-            let line = replay(opening, moves).map_err(|why| bad(&why))?;
-            let at = line.iter().find(|p| p.empty_count() == empties);
-            let last = line.last().expect("a replay holds its root");
-            let position = match at {
-                Some(&p) => p,
-                None if last.is_game_over() && last.empty_count() > empties => *last,
-                None => {
-                    left_out += 1;
-                    continue;
-                }
+            let (line, first_played) = replay(opening, moves).map_err(|why| bad(&why))?;
+            out.push(Replayed {
+                game: number,
+                a_color,
+                half_points: game.half_points,
+                line,
+                first_played,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Each game's position when `empties` squares are first empty (after the move that left
+    /// them), in game number order; a game over with more empties gives its last position.
+    /// The second value counts the games left out: stopped (by time, a forfeit or
+    /// adjudication) with more empties and not over.
+    ///
+    /// # Errors
+    /// As [`Records::replayed`].
+    pub fn positions_at(&self, empties: u32) -> CliResult<(Vec<GameAt>, u64)> {
+        let mut out = Vec::new();
+        let mut left_out = 0;
+        for game in self.replayed()? {
+            let Some(position) = game.first_at(empties) else {
+                left_out += 1;
+                continue;
             };
             out.push(GameAt {
-                game: number,
+                game: game.game,
                 position,
-                a_to_move: position.side_to_move() == a_color,
+                a_to_move: position.side_to_move() == game.a_color,
                 half_points: game.half_points,
             });
         }
@@ -195,11 +214,52 @@ impl Records {
     }
 }
 
+/// A game of the records replayed from its opening.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replayed {
+    /// The game's number.
+    pub game: u64,
+    /// Player A's colour.
+    pub a_color: Color,
+    /// A's result as played, in half points (0 loss, 1 draw, 2 win).
+    pub half_points: u8,
+    /// Every position from the root, one per move (a forced pass included).
+    pub line: Vec<Position>,
+    /// The index in `line` of the position after the opening, where the players' first move
+    /// was made (0 when the opening is a board).
+    pub first_played: usize,
+}
+
+impl Replayed {
+    /// The index in [`Replayed::line`] of the first position the players reached (the
+    /// opening's positions left out) with at most `empties` empty squares, or of the last
+    /// position when the game is over with more; `None` when the game stopped earlier, not
+    /// over (by time, a forfeit or adjudication).
+    pub fn first_index_at(&self, empties: u32) -> Option<usize> {
+        if let Some(i) = (self.first_played..self.line.len()).find(|&i| self.line[i].empty_count() <= empties) {
+            return Some(i);
+        }
+        let last = self.line.len() - 1;
+        self.line[last].is_game_over().then_some(last)
+    }
+
+    /// The first position with exactly `empties` empty squares, or the game's last when it is
+    /// over with more; `None` when the game stopped earlier, not over.
+    pub fn first_at(&self, empties: u32) -> Option<Position> {
+        let last = *self.line.last().expect("a replay holds its root");
+        match self.line.iter().find(|p| p.empty_count() == empties) {
+            Some(&p) => Some(p),
+            None if last.is_game_over() && last.empty_count() > empties => Some(last),
+            None => None,
+        }
+    }
+}
+
 /// The positions of a game, from its root through every move (a pass included): the root is
 /// the opening when it is a board, else the start position of the first board size on which
 /// the opening's and the game's moves are all legal (a forced pass may be left out, as
-/// `play_sequence` allows).
-fn replay(opening: &str, moves: &[String]) -> Result<Vec<Position>, String> {
+/// `play_sequence` allows). Also the index of the position after the opening's moves.
+fn replay(opening: &str, moves: &[String]) -> Result<(Vec<Position>, usize), String> {
     let (roots, opening_moves) = match opening.parse::<Position>() {
         Ok(root) => (vec![root], Vec::new()),
         Err(_) => {
@@ -212,6 +272,7 @@ fn replay(opening: &str, moves: &[String]) -> Result<Vec<Position>, String> {
             )
         }
     };
+    let opening_plies = opening_moves.len();
     let mut all = opening_moves;
     for m in moves {
         all.push(m.parse::<Move>().map_err(|e| format!("bad move '{m}': {e}"))?);
@@ -221,7 +282,11 @@ fn replay(opening: &str, moves: &[String]) -> Result<Vec<Position>, String> {
         .find_map(|root| {
             let mut line = vec![root];
             let mut pos = root;
-            for &mv in &all {
+            let mut first_played = 0;
+            for (i, &mv) in all.iter().enumerate() {
+                if i == opening_plies {
+                    first_played = line.len() - 1;
+                }
                 if matches!(mv, Move::Place(_)) && pos.must_pass() {
                     pos = pos.pass_unchecked();
                     line.push(pos);
@@ -229,7 +294,10 @@ fn replay(opening: &str, moves: &[String]) -> Result<Vec<Position>, String> {
                 pos = pos.play(mv).ok()?;
                 line.push(pos);
             }
-            Some(line)
+            if all.len() == opening_plies {
+                first_played = line.len() - 1;
+            }
+            Some((line, first_played))
         })
         .ok_or_else(|| format!("its moves do not replay from the opening '{opening}'"))
 }

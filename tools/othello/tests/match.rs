@@ -518,3 +518,81 @@ fn bad_match_input() {
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
 }
+
+/// `stats --mistakes` on a match's records: per side and per number of empties, and
+/// consistent with `--exact-at` at the same count: for each game, A's result as played is its
+/// exact result there plus the points B's moves lost minus those A's moves lost. Threads do
+/// not change it; bad values are bad input.
+#[test]
+fn mistakes_account_for_the_games_from_the_exact_results() {
+    let (_, _, jsonl) = play_jsonl("mistakes.jsonl", "pvs:depth=1 random --size 6 -g 12 --seed 3");
+    let records = jsonl.to_str().unwrap();
+    for empties in ["10", "6"] {
+        let (_, one) = common::run_json(&[
+            "stats",
+            "--records",
+            records,
+            "--mistakes",
+            empties,
+            "--exact-at",
+            empties,
+        ]);
+        let (_, two) = common::run_json(&[
+            "stats",
+            "--records",
+            records,
+            "--mistakes",
+            empties,
+            "--exact-at",
+            empties,
+            "--threads",
+            "2",
+        ]);
+        assert_eq!(one["mistakes"], two["mistakes"]);
+        assert_eq!(one["exact_at"], two["exact_at"]);
+        let m = &one["mistakes"];
+        let e = &one["exact_at"];
+        assert_eq!(m["games"], 12);
+        assert_eq!(m["max_empties"].as_u64(), Some(empties.parse().unwrap()));
+        let (a_lost, b_lost) = (
+            m["a"]["points_lost"].as_f64().unwrap(),
+            m["b"]["points_lost"].as_f64().unwrap(),
+        );
+        let played = e["played_score"].as_f64().unwrap();
+        let exact = e["exact_score"].as_f64().unwrap();
+        assert!((played - exact - (b_lost - a_lost) / 12.0).abs() < 1e-9, "{m} {e}");
+        // The random player errs at these counts; the rows add up to the totals.
+        assert!(m["b"]["mistakes"].as_u64().unwrap() > 0, "{m}");
+        let rows = m["by_empties"].as_array().unwrap();
+        for side in ["a", "b"] {
+            for key in ["moves", "mistakes", "discs_lost"] {
+                let sum: u64 = rows.iter().map(|r| r[side][key].as_u64().unwrap()).sum();
+                assert_eq!(sum, m[side][key].as_u64().unwrap(), "{side} {key}");
+            }
+        }
+        assert!(
+            rows.iter()
+                .all(|r| r["empties"].as_u64().unwrap() <= m["max_empties"].as_u64().unwrap())
+        );
+    }
+    let text = common::othello_ok(&["stats", "--records", records, "--mistakes", "4"]);
+    assert!(
+        text.contains(
+            "mistakes at 4 empties or fewer (exact solves), 12 games: A pvs:depth=1 on the left, B random on the right"
+        ),
+        "{text}"
+    );
+    assert!(text.lines().last().unwrap().trim_start().starts_with("total"), "{text}");
+    for (bad, why) in [
+        (vec!["--mistakes", "31"], "bad --mistakes 31"),
+        (vec!["--mistakes", "x"], "--mistakes"),
+        (vec!["--mistakes", "4", "--threads", "0"], "--threads"),
+    ] {
+        let out = common::othello(&[&["stats", "--records", records][..], &bad].concat());
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(why), "{bad:?}");
+    }
+    let out = common::othello(&["stats", "--penta", "1,2,3,4,5", "--mistakes", "4"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--mistakes solves the games of --records"));
+}

@@ -6,6 +6,8 @@
 //!   is the cheap range); the solver's principal variation is a line of best play, so every
 //!   position on it has the same value (from the side to move: the same score, or its
 //!   negation after an odd number of side changes): each is labelled `exact` too, for one solve.
+//!   Each solve starts from an empty table, so a game's line (which follows the table's moves
+//!   among equal ones) depends on that game alone.
 //! - [`Mode::Result`]: one exact solve per game at `solve_empties`; the game's earlier
 //!   positions with `min..=max` empties get the final result under perfect play from there
 //!   (`result`: a noisy label, since the moves before were not perfect; the solved position
@@ -19,6 +21,17 @@
 //! A position is labelled once per output file (by canonical key, so its twins are not
 //! labelled again), however many games reach it. A resumed run skips what the file holds, so an
 //! interrupted run loses at most the solve in progress.
+//!
+//! Every mode labels a game as a function of that game alone, minus the positions labelled
+//! before: the labels of games split into shards and labelled apart, merged in game order
+//! keeping the first label of each key, are those of one run over all the games (only the
+//! `nodes` field differs, with the solver's table). `tools/distributed` relies on this. (A
+//! `pv` run that resumes skips the games whose solved position the file held when it
+//! started, instead of solving them again.)
+//!
+//! The solver orders its moves by the embedded pattern evaluation when
+//! [`LabelsConfig::ordering`] is set (as `othello solve --eval auto`): the same values in
+//! fewer nodes from about 16 empties.
 
 use crate::data::{Game, Key, Label, Source, key};
 use crate::error::{TrainError, TrainResult};
@@ -76,6 +89,9 @@ pub struct LabelsConfig {
     pub every: u32,
     /// Solver table size in MiB.
     pub tt_mib: usize,
+    /// Order the solver's moves by the embedded pattern evaluation (the same labels, fewer
+    /// nodes; `false`: the solver's built-in ordering).
+    pub ordering: bool,
 }
 
 /// Reads a labels file (this format or an old one).
@@ -106,6 +122,9 @@ pub struct Labeller {
     config: LabelsConfig,
     solver: Solver,
     searcher: Option<othello_search::Searcher<selfplay::SelfPlayEval>>,
+    /// [`Mode::Pv`]: games whose solved position has one of these keys are skipped (what a
+    /// resumed run's file held when it started).
+    skip_roots: AHashSet<Key>,
 }
 
 impl Labeller {
@@ -115,15 +134,28 @@ impl Labeller {
             Mode::Search { eval, selectivity, .. } => Some(label_searcher(eval.load()?, &eval.name(), *selectivity)?),
             _ => None,
         };
+        let ordering = if config.ordering {
+            PlayEval::Pattern.load()?.solver_ordering()
+        } else {
+            None
+        };
         Ok(Labeller {
             config: config.clone(),
             solver: Solver::new(
                 SolverConfig::default()
                     .with_tt_mib(config.tt_mib.max(1))
-                    .with_threads(1),
+                    .with_threads(1)
+                    .with_ordering_eval(ordering),
             ),
             searcher,
+            skip_roots: AHashSet::new(),
         })
+    }
+
+    /// [`Mode::Pv`]: skip the games whose solved position (or a twin) has one of `keys`, as
+    /// [`run`] does with the keys of the file it resumes.
+    pub fn skip_roots(&mut self, keys: AHashSet<Key>) {
+        self.skip_roots = keys;
     }
 
     fn in_range(&self, pos: &Position) -> bool {
@@ -167,9 +199,12 @@ impl Labeller {
                     return Ok(());
                 };
                 let root = positions[i];
-                if done.contains(&key(&root)) {
+                if self.skip_roots.contains(&key(&root)) {
+                    stats.games += 1;
                     return Ok(());
                 }
+                // An empty table: the line follows the table's moves among equal ones.
+                self.solver.new_game();
                 let s = self.solver.solve(&root, SolveMode::Exact);
                 stats.solves += 1;
                 stats.nodes += s.nodes;
@@ -359,6 +394,9 @@ pub fn run(
     // Cut a line left partial by an interruption first, then read what is there.
     let mut out = jsonl::append(labels_path)?;
     let mut done: AHashSet<Key> = read(labels_path, true, on_bad)?.iter().map(|l| key(&l.pos)).collect();
+    if matches!(config.mode, Mode::Pv { .. }) {
+        labeller.skip_roots(done.clone());
+    }
     let mut stats = LabelStats::default();
     let every = config.every.max(1);
     for game in games
@@ -409,6 +447,7 @@ mod tests {
             max_games: None,
             every: 1,
             tt_mib: 1,
+            ordering: false,
         }
     }
 
@@ -442,6 +481,7 @@ mod tests {
             max_games: None,
             every: 1,
             tt_mib: 1,
+            ordering: false,
         };
         let gs = games(4);
         let (labels, stats) = labels_of(&config, &gs);
@@ -461,6 +501,132 @@ mod tests {
         }
     }
 
+    /// Games split into shards, each labelled apart, and merged in game order keeping the first
+    /// label of each key, give the labels of one run over all the games (the `nodes` field
+    /// aside), in every mode; the games include copies of earlier ones (under other numbers),
+    /// whose positions are all labelled already.
+    #[test]
+    fn shards_merged_in_game_order_are_one_run() {
+        let mut gs = games(6);
+        for i in 0..3 {
+            gs.push(Game {
+                game: 100 + i,
+                ..gs[2 * i as usize].clone()
+            });
+        }
+        gs.swap(1, 6);
+        let strip = |ls: Vec<Label>| -> Vec<(Position, i32, Source, Option<u32>)> {
+            ls.into_iter().map(|l| (l.pos, l.centi, l.source, l.game)).collect()
+        };
+        let base = LabelsConfig {
+            mode: Mode::Exact,
+            min_empties: 2,
+            max_empties: 12,
+            max_games: None,
+            every: 1,
+            tt_mib: 1,
+            ordering: true,
+        };
+        let configs = [
+            LabelsConfig {
+                max_empties: 9,
+                ..base.clone()
+            },
+            LabelsConfig {
+                mode: Mode::Pv { solve_empties: 14 },
+                ..base.clone()
+            },
+            LabelsConfig {
+                mode: Mode::Result { solve_empties: 10 },
+                max_empties: 20,
+                ..base.clone()
+            },
+            search_config(3, 2, PlayEval::Pattern, Selectivity::Off, 20..=30),
+        ];
+        for config in &configs {
+            let (whole, _) = labels_of(config, &gs);
+            assert!(whole.len() > 20, "{:?}: {} labels", config.mode, whole.len());
+            for shard in [1, 2, 4] {
+                let mut seen = AHashSet::new();
+                let mut merged = Vec::new();
+                for chunk in gs.chunks(shard) {
+                    let (labels, _) = labels_of(config, chunk);
+                    merged.extend(labels.into_iter().filter(|l| seen.insert(key(&l.pos))));
+                }
+                assert_eq!(strip(merged), strip(whole.clone()), "{:?}, shards of {shard}", config.mode);
+            }
+        }
+    }
+
+    /// A pv game's labels do not depend on the games labelled before it by the same labeller
+    /// (its solver's table is emptied first): the same as a fresh labeller's.
+    #[test]
+    fn pv_lines_do_not_depend_on_earlier_games() {
+        let config = LabelsConfig {
+            mode: Mode::Pv { solve_empties: 16 },
+            min_empties: 1,
+            max_empties: 16,
+            max_games: None,
+            every: 1,
+            tt_mib: 4,
+            ordering: false,
+        };
+        let gs = games(6);
+        let mut warm = Labeller::new(&config).unwrap();
+        let mut differ = 0;
+        for (i, g) in gs.iter().enumerate() {
+            let run = |l: &mut Labeller| {
+                let (mut out, mut done) = (Vec::new(), AHashSet::new());
+                l.game(g, &mut done, &mut LabelStats::default(), |x| {
+                    out.push((x.pos, x.centi));
+                    Ok(())
+                })
+                .unwrap();
+                out
+            };
+            // The warm labeller has solved every earlier game, and this one's mirror image.
+            let got = run(&mut warm);
+            let fresh = run(&mut Labeller::new(&config).unwrap());
+            differ += usize::from(got != fresh);
+            assert_eq!(got, fresh, "game {i}");
+            let again = run(&mut warm);
+            assert_eq!(again, fresh, "game {i} again");
+        }
+        assert_eq!(differ, 0);
+    }
+
+    /// The pattern ordering changes the solver's nodes, not the labels' values; pv lines with
+    /// it are lines of best play too (every label exact).
+    #[test]
+    fn the_ordering_changes_nodes_not_values() {
+        let exact = |ordering| LabelsConfig {
+            mode: Mode::Exact,
+            min_empties: 14,
+            max_empties: 16,
+            max_games: None,
+            every: 1,
+            tt_mib: 4,
+            ordering,
+        };
+        let gs = games(3);
+        let (with, s_with) = labels_of(&exact(true), &gs);
+        let (without, s_without) = labels_of(&exact(false), &gs);
+        let values = |ls: &[Label]| ls.iter().map(|l| (l.pos, l.centi)).collect::<Vec<_>>();
+        assert_eq!(values(&with), values(&without));
+        assert!(with.len() >= 9);
+        assert_ne!(s_with.nodes, s_without.nodes);
+        let pv = LabelsConfig {
+            mode: Mode::Pv { solve_empties: 16 },
+            min_empties: 6,
+            ..exact(true)
+        };
+        let (labels, stats) = labels_of(&pv, &gs);
+        assert_eq!(stats.solves, 3);
+        for l in &labels {
+            assert_eq!(l.centi, solve(&l.pos) * 100, "{}", l.pos);
+        }
+    }
+
     /// Result labels: the solved position is exact; each earlier position in range gets the
     /// solved score from its own side; a game that ends early gives its final score.
     #[test]
@@ -472,6 +638,7 @@ mod tests {
             max_games: None,
             every: 1,
             tt_mib: 1,
+            ordering: false,
         };
         let gs = games(3);
         let (labels, stats) = labels_of(&config, &gs);

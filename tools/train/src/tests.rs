@@ -73,6 +73,7 @@ fn end_to_end_on_a_tiny_budget() {
         max_games: Some(6),
         every: 1,
         tt_mib: 1,
+        ordering: true,
     };
     let first = labelling::run(&lc, &games_p, &labels_p, OnBad::Fatal, |_| {}).unwrap();
     assert!(first.labels >= 6 * 8);
@@ -97,6 +98,10 @@ fn end_to_end_on_a_tiny_budget() {
     };
     let third = labelling::run(&pv, &games_p, &labels_p, OnBad::Fatal, |_| {}).unwrap();
     assert!(third.labels > 40 && third.solves <= 42);
+    // Run again: every game's solved position is in the file, so nothing is solved.
+    let fourth = labelling::run(&pv, &games_p, &labels_p, OnBad::Fatal, |_| {}).unwrap();
+    assert_eq!((fourth.labels, fourth.solves), (0, 0));
+    assert_eq!(fourth.games, third.games);
     let ls = labelling::read(&labels_p, false, OnBad::Fatal).unwrap();
     assert_eq!(ls.len(), first.labels + second.labels + third.labels);
     let keys: AHashSet<_> = ls.iter().map(|l| key(&l.pos)).collect();

@@ -104,7 +104,7 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--random-plies", type=int, default=10, help="random opening moves: 0 to this many (default 10)")
     g.add_argument("--batch", type=int, default=50, help="games per unit (default 50)")
     _common(g, train=True)
-    lb = sub.add_parser("labels", help="exact labels of othello-train in shards of games; its `labels` file")
+    lb = sub.add_parser("labels", help="labels of othello-train (any mode) in shards of games; its `labels` file")
     lb.add_argument("--games", required=True, help="the games file")
     lb.add_argument("--out", required=True, help="labels file (JSON Lines); positions already in it are not solved again")
     lb.add_argument("--min-empties", type=int, default=1, help="fewest empties labelled (default 1)")
@@ -112,6 +112,14 @@ def parser() -> argparse.ArgumentParser:
     lb.add_argument("--max-games", type=int, help="visit at most this many games (in game order)")
     lb.add_argument("--every", type=int, default=1, help="visit only the games numbered 0 mod this (default 1)")
     lb.add_argument("--tt", type=int, default=64, help="solver table MiB per task (default 64)")
+    lb.add_argument("--mode", choices=["exact", "pv", "result", "search"], default="exact", help="othello-train's --mode (default exact)")
+    lb.add_argument("--solve-empties", type=int, default=24, help="pv, result: empties of the solved position (default 24)")
+    lb.add_argument("--ordering", choices=["pattern", "none"], default="pattern", help="the solver's ordering (default pattern)")
+    lb.add_argument("--depth", type=int, default=8, help="search: depth (default 8)")
+    lb.add_argument("--mean-of", type=int, default=1, help="search: mean of this many depths (default 1)")
+    lb.add_argument("--selectivity", default="off", help="search: selectivity (default off)")
+    lb.add_argument("--eval", default="pattern", help="search: hand or pattern (default pattern)")
+    lb.add_argument("--weights", help="search: a pattern weights file (the same path on every machine)")
     lb.add_argument("--shard", type=int, default=10, help="games per unit (default 10)")
     _common(lb, train=True)
     m = sub.add_parser("match", help="othello play's game pairs in batches, merged, with an SPRT that stops early")
@@ -353,7 +361,20 @@ def run_labels(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise UsageError(f"{args.games}: {e}") from e
     existing = _read_existing(args.out)
+    if not 0 <= args.solve_empties <= 60 or not 1 <= args.depth <= 30 or not 1 <= args.mean_of <= args.depth:
+        raise UsageError("bad --solve-empties/--depth/--mean-of: expected 0-60, 1-30 and 1 to --depth")
+    if args.weights is not None and not os.path.exists(args.weights):
+        raise UsageError(f"no weights file {args.weights}")
     options = {"min_empties": args.min_empties, "max_empties": args.max_empties, "tt": args.tt}
+    if args.mode != "exact" or args.ordering != "pattern":
+        # Only options that change the labels (an exact run's job key stays what it was).
+        options.update({"mode": args.mode, "ordering": args.ordering})
+        if args.mode in ("pv", "result"):
+            options["solve_empties"] = args.solve_empties
+        if args.mode == "search":
+            options.update({"depth": args.depth, "mean_of": args.mean_of, "selectivity": args.selectivity, "eval": args.eval})
+            if args.weights is not None:
+                options["weights"] = os.path.abspath(args.weights)
     try:
         job, units = selfplay_mod.labels_plan(games, args.shard, options)
         selfplay_mod.labels_merge([], {}, existing)

@@ -5,13 +5,17 @@
   random stream derived from the seed and its number, so a range gives the same lines wherever it
   runs. The driver appends the missing games in game order: the file is byte for byte the one
   `othello-train games` writes with the same options.
-- labels (the exact mode only): units are shards of consecutive games (in game order, after
-  `--every` and `--max-games`); each is labelled by `labels` on its own. The driver keeps the
-  first label of a position or of any of its symmetric twins (by canonical key, in game order,
-  latest position of a game first, as the binary does), skips positions the output file already
-  has, and appends. The lines equal the single-process run's except
-  their `nodes` field: the solver's work depends on what its table holds from earlier games of
-  the same process, the score does not.
+- labels (every mode of `othello-train labels`: exact, pv, result, search): units are shards
+  of consecutive games (in game order, after `--every` and `--max-games`); each is labelled by
+  `labels` on its own. The binary labels each game as a function of that game alone, minus
+  the positions labelled before, so the driver keeps the first label of a position or of any
+  of its symmetric twins (by canonical key, in game order, in each game the binary's order),
+  skips positions the output file already has, and appends. The lines equal the
+  single-process run's except their `nodes` field: the solver's work depends on what its
+  table holds from earlier games of the same process, the score does not. (One exception: a
+  single `pv` run skips the games whose solved position its file already held when it
+  started, as a resumed run does; the driver cannot see which games those are, so into such
+  a file it may add a few more labels of their lines, all exact.)
 
 The binary (`othello-train`) prints no commit, so its build identity is its version line
 plus a SHA-256 of the executable; every task checks it.
@@ -84,6 +88,9 @@ def _labels_unit(payload: dict[str, Any], binary: str) -> list[str]:
         out = os.path.join(d, "labels.jsonl")
         argv = [binary, "labels", "--games", games, "--out", out, "--strict"]
         argv += ["--min-empties", str(o["min_empties"]), "--max-empties", str(o["max_empties"]), "--tt", str(o["tt"])]
+        for key in ("mode", "ordering", "solve_empties", "depth", "mean_of", "selectivity", "eval", "weights"):
+            if key in o:
+                argv += ["--" + key.replace("_", "-"), str(o[key])]
         bin_.run_checked(argv, "othello-train labels")
         return read_lines(out)
     finally:

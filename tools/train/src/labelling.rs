@@ -553,7 +553,12 @@ mod tests {
                     let (labels, _) = labels_of(config, chunk);
                     merged.extend(labels.into_iter().filter(|l| seen.insert(key(&l.pos))));
                 }
-                assert_eq!(strip(merged), strip(whole.clone()), "{:?}, shards of {shard}", config.mode);
+                assert_eq!(
+                    strip(merged),
+                    strip(whole.clone()),
+                    "{:?}, shards of {shard}",
+                    config.mode
+                );
             }
         }
     }

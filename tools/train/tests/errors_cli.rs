@@ -138,3 +138,66 @@ fn errors_refuses_bad_options() {
         assert!(err.contains("no-such-file.jsonl"), "{args:?}: {err}");
     }
 }
+
+/// `labels --ordering`: `pattern` and `none` write the same exact labels (other node counts);
+/// another value exits 2 naming it.
+#[test]
+fn labels_ordering_changes_nodes_not_labels() {
+    let dir = Dir::new("ordering");
+    let games = dir.path("g.jsonl");
+    assert!(
+        train(&["games", "--out", &games, "--games", "3", "--seed", "8", "--quiet"])
+            .status
+            .success()
+    );
+    let mut lines = Vec::new();
+    for ordering in ["pattern", "none"] {
+        let out = dir.path(&format!("l-{ordering}.jsonl"));
+        let run = train(&[
+            "labels",
+            "--games",
+            &games,
+            "--out",
+            &out,
+            "--min-empties",
+            "15",
+            "--max-empties",
+            "16",
+            "--ordering",
+            ordering,
+            "--quiet",
+        ]);
+        assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+        let text = std::fs::read_to_string(&out).unwrap();
+        let rows: Vec<(String, String)> = text
+            .lines()
+            .map(|l| {
+                let v: serde_json::Value = serde_json::from_str(l).unwrap();
+                (v["position"].to_string(), v["score"].to_string())
+            })
+            .collect();
+        let nodes: u64 = text
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["nodes"]
+                    .as_u64()
+                    .unwrap()
+            })
+            .sum();
+        assert!(rows.len() >= 4);
+        lines.push((rows, nodes));
+    }
+    assert_eq!(lines[0].0, lines[1].0);
+    assert_ne!(lines[0].1, lines[1].1);
+    let out = train(&[
+        "labels",
+        "--games",
+        &games,
+        "--out",
+        &dir.path("x.jsonl"),
+        "--ordering",
+        "eval",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad --ordering \"eval\""));
+}

@@ -143,7 +143,8 @@ impl Solvers {
 
 /// `f` applied to every item on `threads` threads (at least one), each thread with its own
 /// [`Solvers`]; the results in the items' order, the same whatever the thread count (exact
-/// scores do not depend on a solver's table).
+/// scores do not depend on a solver's table). A progress bar counts the items done on stderr
+/// when it is a terminal.
 ///
 /// # Errors
 /// As [`Solvers::new`].
@@ -155,17 +156,19 @@ pub fn per_item<T: Sync, R: Send>(
     let threads = threads.clamp(1, items.len().max(1));
     let next = AtomicUsize::new(0);
     let mut solvers = (0..threads).map(|_| Solvers::new()).collect::<CliResult<Vec<_>>>()?;
+    let bar = crate::output::progress(items.len() as u64, "games solved", false);
     let mut done: Vec<(usize, R)> = std::thread::scope(|s| {
         let handles: Vec<_> = solvers
             .iter_mut()
             .map(|solvers| {
-                let (next, f) = (&next, &f);
+                let (next, f, bar) = (&next, &f, &bar);
                 s.spawn(move || {
                     let mut out = Vec::new();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(item) = items.get(i) else { break out };
                         out.push((i, f(solvers, item)));
+                        bar.inc(1);
                     }
                 })
             })
@@ -175,6 +178,7 @@ pub fn per_item<T: Sync, R: Send>(
             .flat_map(|h| h.join().expect("a solving thread panicked"))
             .collect()
     });
+    bar.finish_and_clear();
     done.sort_unstable_by_key(|&(i, _)| i);
     Ok(done.into_iter().map(|(_, r)| r).collect())
 }

@@ -29,6 +29,17 @@ def without_nodes(path):
 GAMES = ["--games", "12", "--first", "3", "--seed", "7"]
 
 
+def label_both_ways(train_bin, games, tmp_path, name, opts, shard):
+    """The labels of `opts` by the single process and by the driver in shards of `shard`
+    games, each into its own new file: the two files' paths, the driver's exit code checked."""
+    one = tmp_path / f"one-{name}.jsonl"
+    single(train_bin, "labels", "--games", str(games), "--out", str(one), *opts)
+    dist = tmp_path / f"dist-{name}.jsonl"
+    argv = ["labels", "--games", str(games), "--out", str(dist), *opts, "--shard", str(shard), "--binary", train_bin]
+    assert main(argv) == 0
+    return one, dist, argv
+
+
 def test_games_are_byte_for_byte_the_single_process_file(cluster, train_bin, tmp_path, capsys):
     one = tmp_path / "one.jsonl"
     single(train_bin, "games", "--out", str(one), *GAMES)
@@ -56,11 +67,7 @@ def test_labels_equal_the_single_process_file_but_for_nodes(cluster, train_bin, 
     single(train_bin, "games", "--out", str(games), "--games", "7", "--seed", "5")
     for extra in ([], ["--every", "2", "--max-games", "3"]):
         opts = ["--min-empties", "1", "--max-empties", "6", "--tt", "1", *extra]
-        one = tmp_path / f"one{len(extra)}.jsonl"
-        single(train_bin, "labels", "--games", str(games), "--out", str(one), *opts)
-        dist = tmp_path / f"dist{len(extra)}.jsonl"
-        argv = ["labels", "--games", str(games), "--out", str(dist), *opts, "--shard", "2", "--binary", train_bin]
-        assert main(argv) == 0
+        one, dist, argv = label_both_ways(train_bin, games, tmp_path, str(len(extra)), opts, 2)
         rows = without_nodes(one)
         assert len(rows) > 10
         assert len({json.loads(r)["game"] for r in rows}) > 2
@@ -71,7 +78,7 @@ def test_labels_equal_the_single_process_file_but_for_nodes(cluster, train_bin, 
         assert "0 positions labelled" in capsys.readouterr().err
         assert without_nodes(dist) == rows
     # The second band appends to the first, as the single-process command does.
-    one, dist = tmp_path / "one0.jsonl", tmp_path / "dist0.jsonl"
+    one, dist = tmp_path / "one-0.jsonl", tmp_path / "dist-0.jsonl"
     single(train_bin, "labels", "--games", str(games), "--out", str(one), "--min-empties", "7", "--max-empties", "8")
     argv = ["labels", "--games", str(games), "--out", str(dist), "--min-empties", "7", "--max-empties", "8"]
     assert main([*argv, "--shard", "4", "--binary", train_bin]) == 0
@@ -94,12 +101,7 @@ def test_every_mode_equals_the_single_process_file_but_for_nodes(cluster, train_
         "exact-none": ["--ordering", "none", "--min-empties", "1", "--max-empties", "6"],
     }
     for name, opts in modes.items():
-        opts = [*opts, "--tt", "1"]
-        one = tmp_path / f"one-{name}.jsonl"
-        single(train_bin, "labels", "--games", str(games), "--out", str(one), *opts)
-        dist = tmp_path / f"dist-{name}.jsonl"
-        argv = ["labels", "--games", str(games), "--out", str(dist), *opts, "--shard", "3", "--binary", train_bin]
-        assert main(argv) == 0
+        one, dist, _ = label_both_ways(train_bin, games, tmp_path, name, [*opts, "--tt", "1"], 3)
         rows = without_nodes(one)
         assert len(rows) > 15, name
         assert len({json.loads(r)["game"] for r in rows}) > 3, name

@@ -528,26 +528,21 @@ fn mistakes_account_for_the_games_from_the_exact_results() {
     let (_, _, jsonl) = play_jsonl("mistakes.jsonl", "pvs:depth=1 random --size 6 -g 12 --seed 3");
     let records = jsonl.to_str().unwrap();
     for empties in ["10", "6"] {
-        let (_, one) = common::run_json(&[
-            "stats",
-            "--records",
-            records,
-            "--mistakes",
-            empties,
-            "--exact-at",
-            empties,
-        ]);
-        let (_, two) = common::run_json(&[
-            "stats",
-            "--records",
-            records,
-            "--mistakes",
-            empties,
-            "--exact-at",
-            empties,
-            "--threads",
-            "2",
-        ]);
+        let summary = |threads: &str| {
+            let args = [
+                "stats",
+                "--records",
+                records,
+                "--mistakes",
+                empties,
+                "--exact-at",
+                empties,
+                "--threads",
+                threads,
+            ];
+            common::run_json(&args).1
+        };
+        let (one, two) = (summary("1"), summary("2"));
         assert_eq!(one["mistakes"], two["mistakes"]);
         assert_eq!(one["exact_at"], two["exact_at"]);
         let m = &one["mistakes"];

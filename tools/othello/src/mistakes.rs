@@ -350,6 +350,16 @@ mod tests {
         let records = Records::read(&[file("mistakes-cut.jsonl", &format!("{cut}\n"))]).unwrap();
         let m = mistakes(&records, 10, 1).unwrap();
         assert_eq!((m.games, m.left_out, m.total()[0].moves), (0, 1, 0));
+        // A 4x4 game of three opening moves and none of its own, not over, with 9 empty
+        // squares: counted (nothing to score) at 9 or more, left out below.
+        let opening_only = json!({"game": 1, "a_color": "black", "result": "draw", "opening": "b1a1a2", "moves": []});
+        let records = Records::read(&[file("mistakes-opening.jsonl", &format!("{opening_only}\n"))]).unwrap();
+        for (empties, counted) in [(9, (1, 0)), (12, (1, 0)), (8, (0, 1))] {
+            let m = mistakes(&records, empties, 1).unwrap();
+            assert_eq!((m.games, m.left_out), counted, "{empties}");
+            assert_eq!(m.total(), [Cost::default(); 2]);
+        }
+        let records = Records::read(&[file("mistakes-cut.jsonl", &format!("{cut}\n"))]).unwrap();
         let e = mistakes(&records, 31, 1).unwrap_err();
         assert_eq!(e.exit_code(), 2);
         assert!(e.to_string().contains("bad --mistakes 31"), "{e}");

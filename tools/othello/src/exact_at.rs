@@ -26,13 +26,15 @@ pub struct ExactAt {
     pub left_out: u64,
 }
 
-/// Index 0, 1, 2 of a win, draw or loss, from a score's sign.
-fn outcome(score: i32) -> usize {
-    match score.signum() {
-        1 => 0,
-        0 => 1,
-        _ => 2,
-    }
+/// A result in half points from a score's sign: 2 a win, 1 a draw, 0 a loss (as the records'
+/// `half_points`).
+pub fn half_points(score: i32) -> u8 {
+    (score.signum() + 1) as u8
+}
+
+/// Index 0, 1, 2 of a win, draw or loss, from a result in half points.
+fn outcome(half_points: u8) -> usize {
+    usize::from(2 - half_points)
 }
 
 impl ExactAt {
@@ -200,13 +202,8 @@ pub fn exact_at(records: &Records, empties: u32, threads: usize) -> CliResult<Ex
         solvers.solve(&g.position, SolveMode::WinLossDraw)
     })?;
     for (g, score) in games.iter().zip(scores) {
-        let exact = outcome(if g.a_to_move { score } else { -score });
-        let played = match g.half_points {
-            2 => 0,
-            1 => 1,
-            _ => 2,
-        };
-        tally.counts[exact][played] += 1;
+        let exact = outcome(half_points(if g.a_to_move { score } else { -score }));
+        tally.counts[exact][outcome(g.half_points)] += 1;
     }
     Ok(tally)
 }
@@ -300,7 +297,7 @@ pub(crate) mod tests {
             } else {
                 -negamax(at)
             };
-            want.counts[outcome(exact)][outcome(a_final)] += 1;
+            want.counts[outcome(half_points(exact))][outcome(half_points(a_final))] += 1;
         }
         let records = Records::read(&[file(&format!("games-{}.jsonl", root.size().side()), &text)]).unwrap();
         let got = exact_at(&records, empties, 1).unwrap();
@@ -386,5 +383,12 @@ pub(crate) mod tests {
         let records = Records::read(&[file("cut.jsonl", &format!("{cut}\n"))]).unwrap();
         let t = exact_at(&records, 10, 1).unwrap();
         assert_eq!((t.games(), t.left_out), (0, 1));
+        // A game that starts from a board with fewer empties (4x4, 12), not over: its root.
+        let board = Position::start_of(BoardSize::Four).to_string();
+        let small = json!({"game": 1, "a_color": "black", "result": "win", "opening": board, "moves": []});
+        let records = Records::read(&[file("small.jsonl", &format!("{small}\n"))]).unwrap();
+        let t = exact_at(&records, 20, 1).unwrap();
+        // 4x4 from the start: white wins 11-3 with best play, so black (A) loses.
+        assert_eq!((t.games(), t.left_out, t.counts[2][0]), (1, 0, 1));
     }
 }

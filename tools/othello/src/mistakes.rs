@@ -7,7 +7,7 @@
 //! Forced passes cost nothing and are not counted.
 
 use crate::error::CliResult;
-use crate::exact_at::{check_empties, per_item};
+use crate::exact_at::{check_empties, half_points, per_item};
 use crate::records::{Records, Replayed};
 use othello_endgame::SolveMode;
 use serde_json::{Value, json};
@@ -53,11 +53,6 @@ pub struct Mistakes {
     pub by_empties: Vec<[Cost; 2]>,
 }
 
-/// A game's result in half points for a score: 2 a win, 1 a draw, 0 a loss.
-fn half_points(score: i32) -> u64 {
-    (score.signum() + 1) as u64
-}
-
 /// The exact value of every position of `line` from index `first` on, for its side to move,
 /// solved from the last position back (the table of each solve helps the one before: a
 /// position that must pass finds its successor there).
@@ -72,6 +67,15 @@ fn values(solvers: &mut crate::exact_at::Solvers, line: &[othello_rules::Positio
 }
 
 impl Mistakes {
+    /// The numbers of empties with a scored move and their costs, most empties first.
+    fn rows(&self) -> impl Iterator<Item = (usize, &[Cost; 2])> {
+        self.by_empties
+            .iter()
+            .enumerate()
+            .rev()
+            .filter(|(_, row)| row[0].moves + row[1].moves > 0)
+    }
+
     /// The total over every number of empties, for A (`[0]`) and B (`[1]`).
     pub fn total(&self) -> [Cost; 2] {
         let mut total = [Cost::default(); 2];
@@ -107,10 +111,8 @@ impl Mistakes {
                 c.discs
             )
         };
-        for (e, row) in self.by_empties.iter().enumerate().rev() {
-            if row[0].moves + row[1].moves > 0 {
-                s += &format!("\n{e:>7}  {}    {}", cell(&row[0]), cell(&row[1]));
-            }
+        for (e, row) in self.rows() {
+            s += &format!("\n{e:>7}  {}    {}", cell(&row[0]), cell(&row[1]));
         }
         let total = self.total();
         s += &format!("\n  total  {}    {}", cell(&total[0]), cell(&total[1]));
@@ -124,11 +126,7 @@ impl Mistakes {
     pub fn json(&self) -> Value {
         let total = self.total();
         let rows: Vec<Value> = self
-            .by_empties
-            .iter()
-            .enumerate()
-            .rev()
-            .filter(|(_, row)| row[0].moves + row[1].moves > 0)
+            .rows()
             .map(|(e, row)| json!({"empties": e, "a": row[0].json(), "b": row[1].json()}))
             .collect();
         json!({"max_empties": self.max_empties, "games": self.games, "left_out": self.left_out,
@@ -170,7 +168,7 @@ pub fn mistakes(records: &Records, max_empties: u32, threads: usize) -> CliResul
             let discs = (v_before - v_after).max(0) as u64;
             cost.discs += discs;
             cost.mistakes += u64::from(discs > 0);
-            cost.half_points += half_points(v_before).saturating_sub(half_points(v_after));
+            cost.half_points += u64::from(half_points(v_before).saturating_sub(half_points(v_after)));
         }
     }
     Ok(out)
@@ -203,10 +201,7 @@ mod tests {
             let v = json!({"game": n, "a_color": if a == Color::Black { "black" } else { "white" },
                 "black": "a", "white": "b", "result": "draw", "opening": opening, "moves": rest});
             text += &format!("{v}\n");
-            if line.last().unwrap().empty_count() > max_empties {
-                want.games += 1; // over before: nothing to score
-                continue;
-            }
+            // Random games end over: a game over before `max_empties` counts, with no move.
             want.games += 1;
             for pair in line[opening_plies..].windows(2) {
                 let (before, after) = (&pair[0], &pair[1]);
@@ -347,8 +342,8 @@ mod tests {
     #[test]
     fn games_stopped_earlier_are_left_out_and_bad_values_are_bad_input() {
         let cut = json!({"game": 1, "a_color": "black", "result": "loss", "opening": "f5", "moves": ["d6", "c3"]});
-        let records = Records::read(&[file("mistakes-cut.jsonl", &format!("{cut}\n"))]).unwrap();
-        let m = mistakes(&records, 10, 1).unwrap();
+        let cut_records = Records::read(&[file("mistakes-cut.jsonl", &format!("{cut}\n"))]).unwrap();
+        let m = mistakes(&cut_records, 10, 1).unwrap();
         assert_eq!((m.games, m.left_out, m.total()[0].moves), (0, 1, 0));
         // A 4x4 game of three opening moves and none of its own, not over, with 9 empty
         // squares: counted (nothing to score) at 9 or more, left out below.
@@ -359,8 +354,7 @@ mod tests {
             assert_eq!((m.games, m.left_out), counted, "{empties}");
             assert_eq!(m.total(), [Cost::default(); 2]);
         }
-        let records = Records::read(&[file("mistakes-cut.jsonl", &format!("{cut}\n"))]).unwrap();
-        let e = mistakes(&records, 31, 1).unwrap_err();
+        let e = mistakes(&cut_records, 31, 1).unwrap_err();
         assert_eq!(e.exit_code(), 2);
         assert!(e.to_string().contains("bad --mistakes 31"), "{e}");
         let bad = json!({"game": 1, "a_color": "black", "result": "win", "opening": "f5", "moves": ["a1"]});

@@ -26,8 +26,8 @@ struct Game {
 pub struct GameAt {
     /// The game's number.
     pub game: u64,
-    /// The position: the first of the game with that many empties, or the game's last when
-    /// it ended with more.
+    /// The position: the first the players reached with at most that many empties, or the
+    /// game's last when it ended with more.
     pub position: Position,
     /// Whether player A is to move there.
     pub a_to_move: bool,
@@ -188,10 +188,11 @@ impl Records {
         Ok(out)
     }
 
-    /// Each game's position when `empties` squares are first empty (after the move that left
-    /// them), in game number order; a game over with more empties gives its last position.
-    /// The second value counts the games left out: stopped (by time, a forfeit or
-    /// adjudication) with more empties and not over.
+    /// Each game's position at [`Replayed::first_index_at`] `empties`, in game number order:
+    /// the first the players reached with at most `empties` empty squares (exactly `empties`
+    /// when the game had more), or its last when it was over with more. The second value
+    /// counts the games left out: stopped (by time, a forfeit or adjudication) with more
+    /// empties and not over.
     ///
     /// # Errors
     /// As [`Records::replayed`].
@@ -199,10 +200,11 @@ impl Records {
         let mut out = Vec::new();
         let mut left_out = 0;
         for game in self.replayed()? {
-            let Some(position) = game.first_at(empties) else {
+            let Some(i) = game.first_index_at(empties) else {
                 left_out += 1;
                 continue;
             };
+            let position = game.line[i];
             out.push(GameAt {
                 game: game.game,
                 position,
@@ -242,17 +244,6 @@ impl Replayed {
         let last = self.line.len() - 1;
         self.line[last].is_game_over().then_some(last)
     }
-
-    /// The first position with exactly `empties` empty squares, or the game's last when it is
-    /// over with more; `None` when the game stopped earlier, not over.
-    pub fn first_at(&self, empties: u32) -> Option<Position> {
-        let last = *self.line.last().expect("a replay holds its root");
-        match self.line.iter().find(|p| p.empty_count() == empties) {
-            Some(&p) => Some(p),
-            None if last.is_game_over() && last.empty_count() > empties => Some(last),
-            None => None,
-        }
-    }
 }
 
 /// The positions of a game, from its root through every move (a pass included): the root is
@@ -272,30 +263,30 @@ fn replay(opening: &str, moves: &[String]) -> Result<(Vec<Position>, usize), Str
             )
         }
     };
-    let opening_plies = opening_moves.len();
-    let mut all = opening_moves;
-    for m in moves {
-        all.push(m.parse::<Move>().map_err(|e| format!("bad move '{m}': {e}"))?);
-    }
+    let moves = moves
+        .iter()
+        .map(|m| m.parse::<Move>().map_err(|e| format!("bad move '{m}': {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    // Appends `mv` to `line`, with the forced pass before it that a record may leave out.
+    let extend = |line: &mut Vec<Position>, mv: Move| -> Option<()> {
+        let mut pos = *line.last().expect("a line holds its root");
+        if matches!(mv, Move::Place(_)) && pos.must_pass() {
+            pos = pos.pass_unchecked();
+            line.push(pos);
+        }
+        line.push(pos.play(mv).ok()?);
+        Some(())
+    };
     roots
         .into_iter()
         .find_map(|root| {
             let mut line = vec![root];
-            let mut pos = root;
-            let mut first_played = 0;
-            for (i, &mv) in all.iter().enumerate() {
-                if i == opening_plies {
-                    first_played = line.len() - 1;
-                }
-                if matches!(mv, Move::Place(_)) && pos.must_pass() {
-                    pos = pos.pass_unchecked();
-                    line.push(pos);
-                }
-                pos = pos.play(mv).ok()?;
-                line.push(pos);
+            for &mv in &opening_moves {
+                extend(&mut line, mv)?;
             }
-            if all.len() == opening_plies {
-                first_played = line.len() - 1;
+            let first_played = line.len() - 1;
+            for &mv in &moves {
+                extend(&mut line, mv)?;
             }
             Some((line, first_played))
         })

@@ -578,7 +578,6 @@ mod tests {
         };
         let gs = games(6);
         let mut warm = Labeller::new(&config).unwrap();
-        let mut differ = 0;
         for (i, g) in gs.iter().enumerate() {
             let run = |l: &mut Labeller| {
                 let (mut out, mut done) = (Vec::new(), AHashSet::new());
@@ -589,15 +588,13 @@ mod tests {
                 .unwrap();
                 out
             };
-            // The warm labeller has solved every earlier game, and this one's mirror image.
+            // The warm labeller has solved every earlier game; then it solves this one again.
             let got = run(&mut warm);
             let fresh = run(&mut Labeller::new(&config).unwrap());
-            differ += usize::from(got != fresh);
             assert_eq!(got, fresh, "game {i}");
             let again = run(&mut warm);
             assert_eq!(again, fresh, "game {i} again");
         }
-        assert_eq!(differ, 0);
     }
 
     /// The pattern ordering changes the solver's nodes, not the labels' values; pv lines with

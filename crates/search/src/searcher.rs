@@ -446,3 +446,67 @@ fn reply(r: SearchResult) -> Reply {
         .with_selectivity(r.selectivity)
         .with_root_moves(r.root_moves)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Algorithm;
+    use othello_eval::Discs;
+
+    /// `new_game` sets up the table and the 8x8 solver ahead of the first move exactly when a
+    /// search can use them: a table for a pruning algorithm with a size, the solver for a
+    /// pruning algorithm with the solver on. Neither exists before; the [`Player`] method does
+    /// the same.
+    #[test]
+    fn new_game_allocates_what_a_search_can_use() {
+        for algorithm in [
+            Algorithm::Minimax,
+            Algorithm::Negamax,
+            Algorithm::AlphaBeta,
+            Algorithm::Pvs,
+        ] {
+            for (endgame_empties, tt_mib) in [(0, 1), (1, 0), (14, 1), (14, 2)] {
+                for via_player in [false, true] {
+                    let config = SearchConfig::default()
+                        .with_algorithm(algorithm)
+                        .with_tt_mib(tt_mib)
+                        .with_endgame_empties(endgame_empties);
+                    let mut s = Searcher::new(Discs, config);
+                    assert!(s.table.is_none() && s.solver.is_none() && s.small_solver.is_none());
+                    let case = format!("{algorithm:?}, endgame {endgame_empties}, {tt_mib} MiB");
+                    for _ in 0..2 {
+                        // A second game keeps (and clears) what the first set up.
+                        if via_player {
+                            Player::new_game(&mut s);
+                        } else {
+                            s.new_game();
+                        }
+                        let prunes = algorithm.prunes();
+                        assert_eq!(s.table.is_some(), prunes && tt_mib > 0, "{case}");
+                        assert_eq!(s.table_mib, if prunes { tt_mib } else { 0 }, "{case}");
+                        assert_eq!(s.solver.is_some(), prunes && endgame_empties > 0, "{case}");
+                        assert!(
+                            s.small_solver.is_none(),
+                            "the small boards' solver waits for a small root"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// A finished game is answered at once: a pass with the final score, its time in the
+    /// statistics as well.
+    #[test]
+    fn a_finished_game_is_a_pass_with_its_final_score() {
+        for (side, score) in [("X", 6200), ("O", -6200)] {
+            let pos: Position = format!("{}O {side}", "X".repeat(63)).parse().expect("a full board");
+            let mut s = Searcher::new(Discs, SearchConfig::default());
+            let r = s.search(&pos, &Limits::depth(5), |_| {});
+            assert_eq!((r.best_move, r.score, r.score_black), (Move::Pass, score, 6200));
+            assert_eq!((r.exact, r.depth, r.nodes, r.pv.len()), (true, 0, 0, 0));
+            assert_eq!(r.stats.time, r.time);
+            assert!(r.time > std::time::Duration::ZERO);
+        }
+    }
+}

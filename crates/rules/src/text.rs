@@ -366,6 +366,30 @@ impl ObfLine {
     pub fn best_score(&self) -> Option<i32> {
         self.scores.iter().map(|&(_, s)| s).max()
     }
+
+    /// The listed score of `mv` (its first listing), if listed.
+    ///
+    /// ```
+    /// use othello_rules::ObfLine;
+    /// let line: ObfLine = "---------------------------OX------XO--------------------------- X; F5:+0; D3:-2;".parse().unwrap();
+    /// assert_eq!(line.score_of("d3".parse().unwrap()), Some(-2));
+    /// assert_eq!(line.score_of("c4".parse().unwrap()), None);
+    /// assert!(!line.lists_every_move());
+    /// ```
+    pub fn score_of(&self, mv: Move) -> Option<i32> {
+        self.scores.iter().find(|&&(m, _)| m == mv).map(|&(_, s)| s)
+    }
+
+    /// Whether the line lists every legal move of its position ([`Position::moves`]), each
+    /// once: a finished game lists nothing, a position where the side to move must pass its
+    /// pass.
+    pub fn lists_every_move(&self) -> bool {
+        let legal = self.position.moves();
+        self.scores.len() == legal.len()
+            && legal
+                .iter()
+                .all(|&m| self.scores.iter().filter(|&&(s, _)| s == m).count() == 1)
+    }
 }
 
 #[cfg(test)]
@@ -398,6 +422,36 @@ mod tests {
             );
         }
         assert_eq!(format!("{START}; F5:+0;").parse::<ObfLine>().unwrap().scores.len(), 1);
+    }
+
+    #[test]
+    fn a_line_lists_every_move_only_with_each_legal_move_once() {
+        let line = |fields: &str| format!("{START};{fields}").parse::<ObfLine>().unwrap();
+        assert!(line(" F5:+0; D3:+0; C4:+0; E6:+0;").lists_every_move());
+        assert!(line(" E6:-2; C4:+0; D3:+1; F5:+0;").lists_every_move(), "any order");
+        assert!(!line("").lists_every_move());
+        assert!(!line(" F5:+0; D3:+0; C4:+0;").lists_every_move(), "one missing");
+        assert!(
+            !line(" F5:+0; D3:+0; C4:+0; E6:+0; E6:+0;").lists_every_move(),
+            "one twice"
+        );
+        assert!(
+            !line(" F5:+0; D3:+0; C4:+0; C4:+0;").lists_every_move(),
+            "one twice, one missing"
+        );
+        let l = line(" F5:+3; D3:-1; F5:+7; C4:+0; E6:+0;");
+        assert_eq!(l.score_of("f5".parse().unwrap()), Some(3), "the first listing");
+        assert_eq!(l.score_of("e6".parse().unwrap()), Some(0));
+        assert_eq!(l.score_of(Move::Pass), None);
+        // A finished game lists nothing; a position that must pass lists its pass.
+        let over: ObfLine = format!("{} X", "X".repeat(64)).parse().unwrap();
+        assert!(over.lists_every_move());
+        let pass: ObfLine = format!("{}X- X;", "O".repeat(62)).parse().unwrap();
+        assert!(pass.position.must_pass());
+        assert!(!pass.lists_every_move());
+        let pass: ObfLine = format!("{}X- X; PS:-64;", "O".repeat(62)).parse().unwrap();
+        assert!(pass.lists_every_move());
+        assert_eq!(pass.score_of(Move::Pass), Some(-64));
     }
 
     #[test]

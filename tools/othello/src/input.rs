@@ -2,7 +2,7 @@
 
 use crate::error::{CliResult, input};
 use othello_rules::text::play_sequence;
-use othello_rules::{BoardSize, Position};
+use othello_rules::{BoardSize, ObfLine, Position};
 use othello_spec::resources::{hash_ok, threads_ok};
 
 /// The position named by an optional board string, an optional `--size` and optional
@@ -58,6 +58,11 @@ impl Setup {
     pub fn moves_text(&self) -> Option<&str> {
         self.moves.as_deref()
     }
+
+    /// The `--size`, if given.
+    pub fn size(&self) -> Option<u8> {
+        self.size
+    }
 }
 
 /// The largest input read from a file or standard input (an OBF file of a million positions
@@ -97,6 +102,43 @@ pub fn read_source(path: &str, what: &str) -> CliResult<(String, String)> {
     }
     let text = String::from_utf8(bytes).map_err(|_| input(format!("{name} is not UTF-8 text")))?;
     Ok((name, text))
+}
+
+/// The lines of an OBF file named by `arg` when it names one: a file that exists (a regular
+/// file, or a special one such as a pipe) or standard input (`-`); `None` when `arg` is no file
+/// (a position, say). Blank lines and lines starting with `#` or `%` are skipped. Returns the
+/// name to show in messages with the lines.
+///
+/// # Errors
+/// Bad input naming the file (and the line): unreadable, a directory, empty, only comments,
+/// or a malformed line.
+pub fn read_obf(arg: &str) -> CliResult<Option<(String, Vec<ObfLine>)>> {
+    let path = std::path::Path::new(arg);
+    if arg != "-" && std::fs::metadata(path).is_err() {
+        return Ok(None);
+    }
+    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+        return Err(input(format!(
+            "{arg} is a directory: expected an OBF file or a position"
+        )));
+    }
+    let (name, text) = read_source(arg, "")?;
+    if text.trim().is_empty() {
+        return Err(input(format!("{name}: empty input, no positions")));
+    }
+    let mut lines = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') || t.starts_with('%') {
+            continue;
+        }
+        let obf: ObfLine = t.parse().map_err(|e| input(format!("{name} line {}: {e}", i + 1)))?;
+        lines.push(obf);
+    }
+    if lines.is_empty() {
+        return Err(input(format!("{name}: no positions (only comments)")));
+    }
+    Ok(Some((name, lines)))
 }
 
 /// [`threads_ok`] (1 to [`MAX_THREADS`](othello_spec::resources::MAX_THREADS)) for a command-line flag such as `--threads`.

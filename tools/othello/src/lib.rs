@@ -30,6 +30,7 @@ pub mod output;
 pub mod perft;
 pub mod picture;
 pub mod play;
+pub mod quality;
 pub mod records;
 pub mod search_cmd;
 pub mod show;

@@ -26,14 +26,27 @@ pub struct Cost {
 }
 
 impl Cost {
-    fn add(&mut self, other: &Cost) {
+    /// Counts one move of exact value `played` from a position of exact value `best` (both
+    /// for the side that moved, in discs).
+    pub fn charge(&mut self, best: i32, played: i32) {
+        debug_assert!(played <= best, "a move cannot beat the exact value");
+        self.moves += 1;
+        let discs = (best - played).max(0) as u64;
+        self.discs += discs;
+        self.mistakes += u64::from(discs > 0);
+        self.half_points += u64::from(half_points(best).saturating_sub(half_points(played)));
+    }
+
+    /// Adds `other`'s counts.
+    pub fn add(&mut self, other: &Cost) {
         self.moves += other.moves;
         self.mistakes += other.mistakes;
         self.half_points += other.half_points;
         self.discs += other.discs;
     }
 
-    fn json(&self) -> Value {
+    /// The JSON object: `moves`, `mistakes`, `points_lost` (game points) and `discs_lost`.
+    pub fn json(&self) -> Value {
         json!({"moves": self.moves, "mistakes": self.mistakes,
             "points_lost": self.half_points as f64 / 2.0, "discs_lost": self.discs})
     }
@@ -160,15 +173,8 @@ pub fn mistakes(records: &Records, max_empties: u32, threads: usize) -> CliResul
             if after.empty_count() == before.empty_count() {
                 continue; // a forced pass
             }
-            let (v_before, v_after) = (values[i - first], -values[i + 1 - first]);
-            debug_assert!(v_after <= v_before, "a move cannot beat the exact value");
             let side = usize::from(before.side_to_move() != game.a_color);
-            let cost = &mut out.by_empties[before.empty_count() as usize][side];
-            cost.moves += 1;
-            let discs = (v_before - v_after).max(0) as u64;
-            cost.discs += discs;
-            cost.mistakes += u64::from(discs > 0);
-            cost.half_points += u64::from(half_points(v_before).saturating_sub(half_points(v_after)));
+            out.by_empties[before.empty_count() as usize][side].charge(values[i - first], -values[i + 1 - first]);
         }
     }
     Ok(out)

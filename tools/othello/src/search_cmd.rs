@@ -12,7 +12,9 @@ use serde_json::json;
 /// Options of `othello search`.
 #[derive(clap::Args, Debug)]
 pub struct SearchArgs {
-    /// The position, "BOARD X"; the 8x8 start if omitted.
+    /// The position, "BOARD X"; the 8x8 start if omitted. Or an OBF file (`-` for standard
+    /// input): every position searched afresh, and the moves chosen scored against the file's
+    /// listed scores (docs/cli.md, "Move quality").
     position: Option<String>,
     #[command(flatten)]
     setup: crate::input::Setup,
@@ -55,12 +57,8 @@ fn pv_text(pv: &[Move]) -> String {
     pv.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(" ")
 }
 
-/// Runs `othello search`: the spec's player, through the `Player` layer (the same for every
-/// engine), with a line per completed iteration ([`Player::think_with`]) and then the answer.
-/// The answer's `score`, `score_black` and `depth` are null for a player without a score (MCTS,
-/// random); MCTS adds its `playouts`, the chosen move's `visit_share` and its `mean_result`.
-pub fn run(args: &SearchArgs) -> CliResult {
-    let pos = args.setup.position(args.position.as_deref())?;
+/// The engine spec of `--engine` with the flags that override its keys.
+fn spec(args: &SearchArgs) -> CliResult<Spec> {
     let mut spec: Spec = args.engine.parse()?;
     if let Some(d) = args.depth {
         if d < 1 {
@@ -89,7 +87,33 @@ pub fn run(args: &SearchArgs) -> CliResult {
     if let Some(b) = &args.book {
         spec.set("book", b);
     }
-    let mut engine = Engine::from_spec(spec)?;
+    Ok(spec)
+}
+
+/// Runs `othello search`: the spec's player, through the `Player` layer (the same for every
+/// engine), with a line per completed iteration ([`Player::think_with`]) and then the answer.
+/// The answer's `score`, `score_black` and `depth` are null for a player without a score (MCTS,
+/// random); MCTS adds its `playouts`, the chosen move's `visit_share` and its `mean_result`.
+pub fn run(args: &SearchArgs) -> CliResult {
+    if let Some((name, lines)) = args
+        .position
+        .as_deref()
+        .map(crate::input::read_obf)
+        .transpose()?
+        .flatten()
+    {
+        if args.setup.moves_text().is_some() || args.setup.size().is_some() {
+            return Err(input("--moves and --size apply to a position argument, not to a file"));
+        }
+        if args.svg.is_some() {
+            return Err(input("--svg applies to a position argument, not to a file"));
+        }
+        let mut engine = Engine::from_spec(spec(args)?)?;
+        let limits = engine.limits();
+        return crate::quality::run(&mut engine, &limits, &name, &lines, args.json);
+    }
+    let pos = args.setup.position(args.position.as_deref())?;
+    let mut engine = Engine::from_spec(spec(args)?)?;
     engine.check_size(pos.size())?;
     if let Some(path) = &args.svg {
         crate::picture::check_writable(std::path::Path::new(path), "--svg")?;

@@ -8,7 +8,6 @@ use crate::perft::round_ms;
 use othello_endgame::{SolveMode, Solver, SolverConfig};
 use othello_rules::{BoardSize, Move, ObfLine};
 use serde_json::json;
-use std::path::Path;
 use std::time::Instant;
 
 /// Options of `othello solve`.
@@ -54,32 +53,9 @@ pub struct SolveArgs {
 /// The positions to solve: the lines of a file that exists (a regular file, or a special one
 /// such as a pipe), of standard input (`-`), or the argument as one position.
 fn read_input(args: &SolveArgs) -> CliResult<Vec<ObfLine>> {
-    let path = Path::new(&args.input);
-    if args.input == "-" || std::fs::metadata(path).is_ok() {
-        if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
-            return Err(input(format!(
-                "{} is a directory: expected an OBF file or a position",
-                args.input
-            )));
-        }
+    if let Some((_, lines)) = crate::input::read_obf(&args.input)? {
         if args.moves.is_some() {
             return Err(input("--moves applies to a position argument, not to a file"));
-        }
-        let (name, text) = crate::input::read_source(&args.input, "")?;
-        if text.trim().is_empty() {
-            return Err(input(format!("{name}: empty input, no positions")));
-        }
-        let mut lines = Vec::new();
-        for (i, line) in text.lines().enumerate() {
-            let t = line.trim();
-            if t.is_empty() || t.starts_with('#') || t.starts_with('%') {
-                continue;
-            }
-            let obf: ObfLine = t.parse().map_err(|e| input(format!("{name} line {}: {e}", i + 1)))?;
-            lines.push(obf);
-        }
-        if lines.is_empty() {
-            return Err(input(format!("{name}: no positions (only comments)")));
         }
         Ok(lines)
     } else {

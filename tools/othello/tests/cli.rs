@@ -129,6 +129,82 @@ fn solve_counts_do_not_depend_on_earlier_positions() {
     assert_eq!(a, b, "FFO #1 alone: {a} nodes; after another position: {b}");
 }
 
+/// `othello search FILE.obf`: each position searched, the move scored against the listed
+/// scores (a line without scores searched, not scored), then the tally; a line that lists some
+/// moves but not all, and the single-position options, are bad input.
+#[test]
+fn search_scores_moves_against_an_obf_file() {
+    let listed: Vec<(String, i64)> = FFO1
+        .split(';')
+        .skip(1)
+        .filter(|f| !f.trim().is_empty())
+        .map(|f| {
+            let (m, v) = f.trim().split_once(':').unwrap();
+            (m.to_lowercase(), v.trim_start_matches('+').parse().unwrap())
+        })
+        .collect();
+    let file = temp_file("quality.obf", &format!("% comment\n{FFO1}\n{START}\n"));
+    let path = file.to_str().unwrap();
+    for depth in ["1", "3"] {
+        let o = othello(&["search", path, "--depth", depth, "--json"]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        let lines = json_lines(&o);
+        assert_eq!(lines.len(), 3);
+        let first = &lines[0];
+        assert_eq!(
+            (first["n"].as_u64(), first["depth"].as_u64()),
+            (Some(1), depth.parse().ok())
+        );
+        let chosen = first["best_move"].as_str().unwrap();
+        let score = listed.iter().find(|(m, _)| m == chosen).unwrap().1;
+        assert_eq!(
+            (first["listed"].as_i64(), first["best"].as_i64()),
+            (Some(score), Some(18))
+        );
+        assert_eq!(first["loss"].as_i64(), Some(18 - score));
+        assert!(lines[1]["listed"].is_null() && lines[1]["loss"].is_null());
+        assert_eq!(lines[1]["position"], START);
+        let q = &lines[2]["quality"];
+        assert_eq!(
+            (q["positions"].as_u64(), q["unscored"].as_u64(), q["moves"].as_u64()),
+            (Some(2), Some(1), Some(1))
+        );
+        assert_eq!(q["discs_lost"].as_i64(), Some(18 - score));
+        assert_eq!(q["mistakes"].as_u64(), Some(u64::from(score < 18)));
+        assert_eq!(q["by_empties"][0]["empties"].as_u64(), Some(60), "most empties first");
+        assert_eq!(q["by_empties"][1]["empties"].as_u64(), Some(14));
+    }
+    let o = othello(&["search", path, "--depth", "2"]);
+    assert!(
+        stdout(&o).contains("2 positions, 1 scored (1 list no scores)"),
+        "{}",
+        stdout(&o)
+    );
+    // Bad input, before any search.
+    let partial = FFO1.replace(" A4:-22; G2:-24;", "");
+    let partial = temp_file("partial.obf", &format!("{START}\n{partial}\n"));
+    let partial = partial.to_str().unwrap();
+    let o = othello(&["search", partial, "--depth", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stdout(&o).is_empty());
+    assert!(
+        stderr(&o).contains("position 2: lists 6 scores for 8 legal moves"),
+        "{}",
+        stderr(&o)
+    );
+    for args in [
+        vec!["search", path, "--moves", "f5"],
+        vec!["search", path, "--size", "8"],
+        vec!["search", path, "--svg", "x.svg"],
+        vec!["search", path, "--depth", "0"],
+        vec!["search", path, "--engine", "pvs:depth=2,eval=nosuchfeature"],
+    ] {
+        let o = othello(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert_one_line(&args, &stderr(&o));
+    }
+}
+
 #[test]
 fn solve_mismatch_exits_1() {
     let wrong = FFO1.replace("G8:+18", "G8:+16").replace("H1:+12", "H1:+2");

@@ -228,6 +228,9 @@ pub fn run(engine: &mut Engine, limits: &Limits, name: &str, lines: &[ObfLine], 
                         if reply.exact { "*" } else { " " }
                     );
                 }
+                if reply.book {
+                    s += " book";
+                }
                 s += &format!(" time {ms:>8.1} ms");
                 match scored.listed {
                     Some((played, best)) => s += &format!("  listed {played:+3} best {best:+3} loss {}", best - played),
@@ -238,7 +241,7 @@ pub fn run(engine: &mut Engine, limits: &Limits, name: &str, lines: &[ObfLine], 
             || {
                 let mut v = json!({"n": i + 1, "position": pos.to_string(), "best_move": reply.best_move.to_string(),
                     "score": reply.score.map(discs), "depth": reply.score.map(|_| reply.depth), "exact": reply.exact,
-                    "nodes": reply.nodes, "time_ms": round_ms(ms), "listed": null, "best": null, "loss": null});
+                    "nodes": reply.nodes, "time_ms": round_ms(ms), "book": reply.book, "listed": null, "best": null, "loss": null});
                 if let Some((played, best)) = scored.listed {
                     v["listed"] = json!(played);
                     v["best"] = json!(best);

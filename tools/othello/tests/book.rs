@@ -159,6 +159,16 @@ fn book_moves_are_marked_in_search_and_play() {
         "--json",
     ]));
     assert_eq!(r["book"], false, "out of book it searches");
+    // Move quality from an OBF file: the start in the book, a later position out of it.
+    let obf = d.join("quality.obf");
+    let later_pos = last_json(&ok(&["show", START, "--moves", "f5d6c3d3c4f4", "--json"]));
+    std::fs::write(&obf, format!("{START}\n{}\n", later_pos["position"].as_str().unwrap())).unwrap();
+    let lines = json_lines(&ok(&["search", s(&obf), "--book", s(&book), "--depth", "3", "--json"]));
+    assert_eq!(
+        (lines[0]["book"].as_bool(), lines[1]["book"].as_bool()),
+        (Some(true), Some(false))
+    );
+    assert!(ok(&["search", s(&obf), "--book", s(&book), "--depth", "3"]).contains(" book "));
 
     let openings = d.join("start.txt");
     std::fs::write(&openings, format!("{START}\n")).unwrap();

@@ -163,6 +163,10 @@ fn search_scores_moves_against_an_obf_file() {
         );
         assert_eq!(first["loss"].as_i64(), Some(18 - score));
         assert!(lines[1]["listed"].is_null() && lines[1]["loss"].is_null());
+        assert_eq!(
+            (first["book"].as_bool(), lines[1]["book"].as_bool()),
+            (Some(false), Some(false))
+        );
         assert_eq!(lines[1]["position"], START);
         let q = &lines[2]["quality"];
         assert_eq!(

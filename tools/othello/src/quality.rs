@@ -378,55 +378,28 @@ mod tests {
         let mut q = Quality::new();
         let (a, b) = ("a1".parse().unwrap(), "b1".parse().unwrap());
         let ms = Duration::from_millis;
-        q.add(
-            20,
-            &Scored {
-                chosen: a,
-                listed: Some((2, 2)),
-            },
-            100,
-            ms(10),
-        );
-        q.add(
-            20,
-            &Scored {
-                chosen: b,
-                listed: Some((-2, 4)),
-            },
-            200,
-            ms(30),
-        );
-        q.add(
-            22,
-            &Scored {
-                chosen: a,
-                listed: Some((0, 6)),
-            },
-            300,
-            ms(50),
-        );
-        q.add(
-            22,
-            &Scored {
-                chosen: b,
-                listed: None,
-            },
-            400,
-            ms(70),
-        );
+        let scored = |chosen, listed| Scored { chosen, listed };
+        q.add(20, &scored(a, Some((2, 2))), 100, ms(10));
+        q.add(20, &scored(b, Some((-2, 4))), 200, ms(30));
+        q.add(22, &scored(a, Some((0, 6))), 300, ms(50));
+        q.add(22, &scored(b, None), 400, ms(70));
+        // A count with no scored move: no discs a move to show.
+        q.add(30, &scored(b, None), 0, ms(0));
         assert_eq!(
             q.text(),
-            "4 positions, 3 scored (1 list no scores)\n\
+            "5 positions, 3 scored (2 list no scores)\n\
              empties  moves wrong points  discs  discs/move  ms/move\n\
+             \x20    30      0     0    0.0      0           -      0.0\n\
              \x20    22      1     1    0.5      6       6.000     60.0\n\
              \x20    20      2     1    1.0      6       3.000     20.0\n\
-             \x20 total      3     2    1.5     12       4.000     40.0"
+             \x20 total      3     2    1.5     12       4.000     32.0"
         );
         let v = q.json();
         assert_eq!(
             v,
-            json!({"quality": {"moves": 3, "mistakes": 2, "points_lost": 1.5, "discs_lost": 12, "positions": 4,
-                "unscored": 1, "nodes": 1000, "time_ms": 40.0, "by_empties": [
+            json!({"quality": {"moves": 3, "mistakes": 2, "points_lost": 1.5, "discs_lost": 12, "positions": 5,
+                "unscored": 2, "nodes": 1000, "time_ms": 32.0, "by_empties": [
+                {"moves": 0, "mistakes": 0, "points_lost": 0.0, "discs_lost": 0, "empties": 30, "positions": 1, "time_ms": 0.0},
                 {"moves": 1, "mistakes": 1, "points_lost": 0.5, "discs_lost": 6, "empties": 22, "positions": 2, "time_ms": 60.0},
                 {"moves": 2, "mistakes": 1, "points_lost": 1.0, "discs_lost": 6, "empties": 20, "positions": 2, "time_ms": 20.0}]}})
         );

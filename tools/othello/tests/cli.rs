@@ -177,6 +177,11 @@ fn search_scores_moves_against_an_obf_file() {
         assert_eq!(q["mistakes"].as_u64(), Some(u64::from(score < 18)));
         assert_eq!(q["by_empties"][0]["empties"].as_u64(), Some(60), "most empties first");
         assert_eq!(q["by_empties"][1]["empties"].as_u64(), Some(14));
+        // The mean time is that of the positions' times (both in ms, rounded to a microsecond).
+        let times: Vec<f64> = lines[..2].iter().map(|l| l["time_ms"].as_f64().unwrap()).collect();
+        let mean = q["time_ms"].as_f64().unwrap();
+        assert!(times.iter().all(|&t| t > 0.0 && t < 60_000.0), "{times:?}");
+        assert!((mean - (times[0] + times[1]) / 2.0).abs() < 0.01, "{mean} {times:?}");
     }
     let o = othello(&["search", path, "--depth", "2"]);
     assert!(

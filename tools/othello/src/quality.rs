@@ -28,11 +28,28 @@ pub struct Quality {
     pub unscored: u64,
     /// `by_empties[e]`: the moves chosen in scored positions of `e` empty squares.
     pub by_empties: Vec<Cost>,
-    /// `time_by_empties[e]`: the searches' time in positions of `e` empty squares (scored or
+    /// `searched_by_empties[e]`: the searches of positions of `e` empty squares (scored or
     /// not).
-    pub time_by_empties: Vec<(u64, Duration)>,
+    pub searched_by_empties: Vec<Searched>,
     /// Nodes of every search.
     pub nodes: u64,
+}
+
+/// The searches of the positions of one number of empties (or of all).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Searched {
+    /// Positions searched.
+    pub positions: u64,
+    /// Answers that were exact (solved, or searched to the end).
+    pub exact: u64,
+    /// The searches' time.
+    pub time: Duration,
+}
+
+impl Searched {
+    fn mean_time(&self) -> Duration {
+        self.time / self.positions.max(1) as u32
+    }
 }
 
 /// One position's result: the move chosen and, in a scored line, its listed score and the best.
@@ -42,6 +59,8 @@ pub struct Scored {
     pub chosen: Move,
     /// `(the chosen move's listed score, the best listed score)`, in a scored line.
     pub listed: Option<(i32, i32)>,
+    /// Whether the engine's answer was exact.
+    pub exact: bool,
 }
 
 /// Checks that every line either lists nothing or lists every legal move once.
@@ -62,12 +81,12 @@ pub fn check_lines(name: &str, lines: &[ObfLine]) -> CliResult {
     Ok(())
 }
 
-/// Scores the move `chosen` in `line`.
-pub fn score(line: &ObfLine, chosen: Move) -> Scored {
+/// Scores the move `chosen` in `line`; `exact` says whether the answer was exact.
+pub fn score(line: &ObfLine, chosen: Move, exact: bool) -> Scored {
     let listed = line
         .best_score()
         .and_then(|best| line.score_of(chosen).map(|s| (s, best)));
-    Scored { chosen, listed }
+    Scored { chosen, listed, exact }
 }
 
 impl Quality {
@@ -75,7 +94,7 @@ impl Quality {
     pub fn new() -> Quality {
         Quality {
             by_empties: vec![Cost::default(); 65],
-            time_by_empties: vec![(0, Duration::ZERO); 65],
+            searched_by_empties: vec![Searched::default(); 65],
             ..Quality::default()
         }
     }
@@ -85,8 +104,10 @@ impl Quality {
         let e = empties as usize;
         self.positions += 1;
         self.nodes += nodes;
-        self.time_by_empties[e].0 += 1;
-        self.time_by_empties[e].1 += time;
+        let searched = &mut self.searched_by_empties[e];
+        searched.positions += 1;
+        searched.exact += u64::from(scored.exact);
+        searched.time += time;
         match scored.listed {
             Some((played, best)) => self.by_empties[e].charge(best, played),
             None => self.unscored += 1,
@@ -94,14 +115,14 @@ impl Quality {
     }
 
     /// The numbers of empties with a searched position, most first, with their moves' cost
-    /// and the mean time of their searches.
-    fn rows(&self) -> impl Iterator<Item = (usize, &Cost, Duration)> {
-        self.time_by_empties
+    /// and their searches.
+    fn rows(&self) -> impl Iterator<Item = (usize, &Cost, &Searched)> {
+        self.searched_by_empties
             .iter()
             .enumerate()
             .rev()
-            .filter(|(_, (n, _))| *n > 0)
-            .map(|(e, &(n, time))| (e, &self.by_empties[e], time / n as u32))
+            .filter(|(_, s)| s.positions > 0)
+            .map(|(e, s)| (e, &self.by_empties[e], s))
     }
 
     /// The cost of every scored move.
@@ -113,17 +134,24 @@ impl Quality {
         total
     }
 
-    fn mean_time(&self) -> Duration {
-        let total: Duration = self.time_by_empties.iter().map(|t| t.1).sum();
-        total / self.positions.max(1) as u32
+    /// Every search.
+    pub fn searched(&self) -> Searched {
+        let mut total = Searched::default();
+        for s in &self.searched_by_empties {
+            total.positions += s.positions;
+            total.exact += s.exact;
+            total.time += s.time;
+        }
+        total
     }
 
     /// The summary's table: one line per number of empties, most first, then the total: the
     /// scored moves, those that lost discs (`wrong`), the game points and discs they lost, the
-    /// discs lost a move, and the mean time of a search.
+    /// discs lost a move, the exact answers (of all positions searched) and the mean time of a
+    /// search.
     pub fn text(&self) -> String {
         let mut s = format!(
-            "{} positions, {} scored{}\nempties  moves wrong points  discs  discs/move  ms/move",
+            "{} positions, {} scored{}\nempties  moves wrong points  discs  discs/move  exact  ms/move",
             self.positions,
             self.positions - self.unscored,
             if self.unscored > 0 {
@@ -132,40 +160,42 @@ impl Quality {
                 String::new()
             }
         );
-        let row = |c: &Cost, time: Duration| {
+        let row = |c: &Cost, searched: &Searched| {
             let per_move = if c.moves > 0 {
                 format!("{:.3}", c.discs as f64 / c.moves as f64)
             } else {
                 "-".to_string()
             };
             format!(
-                "{:>5} {:>5} {:>6.1} {:>6}  {per_move:>10}  {:>7.1}",
+                "{:>5} {:>5} {:>6.1} {:>6}  {per_move:>10}  {:>5}  {:>7.1}",
                 c.moves,
                 c.mistakes,
                 c.half_points as f64 / 2.0,
                 c.discs,
-                time.as_secs_f64() * 1e3
+                searched.exact,
+                searched.mean_time().as_secs_f64() * 1e3
             )
         };
-        for (e, cost, time) in self.rows() {
-            s += &format!("\n{e:>7}  {}", row(cost, time));
+        for (e, cost, searched) in self.rows() {
+            s += &format!("\n{e:>7}  {}", row(cost, searched));
         }
-        s += &format!("\n  total  {}", row(&self.total(), self.mean_time()));
+        s += &format!("\n  total  {}", row(&self.total(), &self.searched()));
         s
     }
 
     /// The JSON object (`quality`): `positions`, `unscored`, `nodes`, the total's `moves`,
-    /// `mistakes`, `points_lost`, `discs_lost` and `time_ms` (the mean), and `by_empties` (one
-    /// object per number of empties with a searched position, most first, the same keys with
-    /// `empties` and `positions`).
+    /// `mistakes`, `points_lost`, `discs_lost`, `exact` (answers, scored or not) and `time_ms`
+    /// (the mean), and `by_empties` (one object per number of empties with a searched position,
+    /// most first, the same keys with `empties` and `positions`).
     pub fn json(&self) -> Value {
         let rows: Vec<Value> = self
             .rows()
-            .map(|(e, cost, time)| {
+            .map(|(e, cost, searched)| {
                 let mut v = cost.json();
                 v["empties"] = json!(e);
-                v["positions"] = json!(self.time_by_empties[e].0);
-                v["time_ms"] = json!(round_ms(time.as_secs_f64() * 1e3));
+                v["positions"] = json!(searched.positions);
+                v["exact"] = json!(searched.exact);
+                v["time_ms"] = json!(round_ms(searched.mean_time().as_secs_f64() * 1e3));
                 v
             })
             .collect();
@@ -173,7 +203,9 @@ impl Quality {
         v["positions"] = json!(self.positions);
         v["unscored"] = json!(self.unscored);
         v["nodes"] = json!(self.nodes);
-        v["time_ms"] = json!(round_ms(self.mean_time().as_secs_f64() * 1e3));
+        let all = self.searched();
+        v["exact"] = json!(all.exact);
+        v["time_ms"] = json!(round_ms(all.mean_time().as_secs_f64() * 1e3));
         v["by_empties"] = json!(rows);
         json!({ "quality": v })
     }
@@ -200,7 +232,7 @@ pub fn search_all(
     for (i, line) in lines.iter().enumerate() {
         engine.new_game();
         let reply = engine.think(&line.position, limits);
-        let scored = score(line, reply.best_move);
+        let scored = score(line, reply.best_move, reply.exact);
         quality.add(line.position.empty_count(), &scored, reply.nodes, reply.time);
         each(i, &reply, &scored);
     }
@@ -303,8 +335,10 @@ mod tests {
                 let mut e = engine(spec);
                 let limits = e.limits();
                 let mut chosen = Vec::new();
+                let mut exact = [0u64; 65];
                 let q = search_all(&mut e, &limits, "test", &lines, |i, reply, scored| {
-                    assert_eq!(reply.best_move, scored.chosen);
+                    assert_eq!((reply.best_move, reply.exact), (scored.chosen, scored.exact));
+                    exact[lines[i].position.empty_count() as usize] += u64::from(reply.exact);
                     chosen.push((i, scored.clone()));
                 })
                 .unwrap();
@@ -349,6 +383,10 @@ mod tests {
                 let empty = lines.iter().filter(|l| l.scores.is_empty()).count() as u64;
                 assert!(empty >= 2 && lines.iter().any(|l| l.position.is_game_over()));
                 assert_eq!(q.unscored, empty, "{spec}");
+                assert_eq!(q.searched_by_empties.iter().map(|s| s.exact).collect::<Vec<_>>(), exact);
+                if spec.starts_with("pvs") {
+                    assert!(exact.iter().sum::<u64>() > 0, "{spec}: a search to the end is exact");
+                }
                 for e in 0..65 {
                     let c = q.by_empties[e];
                     assert_eq!(
@@ -378,30 +416,30 @@ mod tests {
         let mut q = Quality::new();
         let (a, b) = ("a1".parse().unwrap(), "b1".parse().unwrap());
         let ms = Duration::from_millis;
-        let scored = |chosen, listed| Scored { chosen, listed };
-        q.add(20, &scored(a, Some((2, 2))), 100, ms(10));
-        q.add(20, &scored(b, Some((-2, 4))), 200, ms(30));
-        q.add(22, &scored(a, Some((0, 6))), 300, ms(50));
-        q.add(22, &scored(b, None), 400, ms(70));
+        let scored = |chosen, listed, exact| Scored { chosen, listed, exact };
+        q.add(20, &scored(a, Some((2, 2)), true), 100, ms(10));
+        q.add(20, &scored(b, Some((-2, 4)), false), 200, ms(30));
+        q.add(22, &scored(a, Some((0, 6)), false), 300, ms(50));
+        q.add(22, &scored(b, None, true), 400, ms(70));
         // A count with no scored move: no discs a move to show.
-        q.add(30, &scored(b, None), 0, ms(0));
+        q.add(30, &scored(b, None, false), 0, ms(0));
         assert_eq!(
             q.text(),
             "5 positions, 3 scored (2 list no scores)\n\
-             empties  moves wrong points  discs  discs/move  ms/move\n\
-             \x20    30      0     0    0.0      0           -      0.0\n\
-             \x20    22      1     1    0.5      6       6.000     60.0\n\
-             \x20    20      2     1    1.0      6       3.000     20.0\n\
-             \x20 total      3     2    1.5     12       4.000     32.0"
+             empties  moves wrong points  discs  discs/move  exact  ms/move\n\
+             \x20    30      0     0    0.0      0           -      0      0.0\n\
+             \x20    22      1     1    0.5      6       6.000      1     60.0\n\
+             \x20    20      2     1    1.0      6       3.000      1     20.0\n\
+             \x20 total      3     2    1.5     12       4.000      2     32.0"
         );
         let v = q.json();
         assert_eq!(
             v,
             json!({"quality": {"moves": 3, "mistakes": 2, "points_lost": 1.5, "discs_lost": 12, "positions": 5,
-                "unscored": 2, "nodes": 1000, "time_ms": 32.0, "by_empties": [
-                {"moves": 0, "mistakes": 0, "points_lost": 0.0, "discs_lost": 0, "empties": 30, "positions": 1, "time_ms": 0.0},
-                {"moves": 1, "mistakes": 1, "points_lost": 0.5, "discs_lost": 6, "empties": 22, "positions": 2, "time_ms": 60.0},
-                {"moves": 2, "mistakes": 1, "points_lost": 1.0, "discs_lost": 6, "empties": 20, "positions": 2, "time_ms": 20.0}]}})
+                "unscored": 2, "nodes": 1000, "exact": 2, "time_ms": 32.0, "by_empties": [
+                {"moves": 0, "mistakes": 0, "points_lost": 0.0, "discs_lost": 0, "empties": 30, "positions": 1, "exact": 0, "time_ms": 0.0},
+                {"moves": 1, "mistakes": 1, "points_lost": 0.5, "discs_lost": 6, "empties": 22, "positions": 2, "exact": 1, "time_ms": 60.0},
+                {"moves": 2, "mistakes": 1, "points_lost": 1.0, "discs_lost": 6, "empties": 20, "positions": 2, "exact": 1, "time_ms": 20.0}]}})
         );
     }
 

@@ -189,6 +189,29 @@ fn search_scores_moves_against_an_obf_file() {
         "{}",
         stdout(&o)
     );
+    // Beyond the empties the search solves: an exact answer, the best move.
+    let solved = temp_file("quality-solved.obf", &format!("{FFO1}\n"));
+    for (depth, exact) in [("13", false), ("14", true)] {
+        let lines = json_lines(&othello(&[
+            "search",
+            solved.to_str().unwrap(),
+            "--depth",
+            depth,
+            "--json",
+        ]));
+        assert_eq!(lines[0]["exact"].as_bool(), Some(exact), "depth {depth}");
+        assert_eq!(lines[1]["quality"]["exact"].as_u64(), Some(u64::from(exact)));
+        assert_eq!(
+            lines[1]["quality"]["by_empties"][0]["exact"].as_u64(),
+            Some(u64::from(exact))
+        );
+        if exact {
+            assert_eq!(
+                (lines[0]["loss"].as_i64(), lines[0]["score"].as_f64()),
+                (Some(0), Some(18.0))
+            );
+        }
+    }
     // Bad input, before any search.
     let partial = FFO1.replace(" A4:-22; G2:-24;", "");
     let partial = temp_file("partial.obf", &format!("{START}\n{partial}\n"));

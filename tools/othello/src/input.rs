@@ -1,6 +1,6 @@
 //! Turning command-line text into positions.
 
-use crate::error::{CliResult, input};
+use crate::error::{CliError, CliResult, input};
 use othello_rules::text::play_sequence;
 use othello_rules::{BoardSize, ObfLine, Position};
 use othello_spec::resources::{hash_ok, threads_ok};
@@ -113,11 +113,11 @@ pub fn read_source(path: &str, what: &str) -> CliResult<(String, String)> {
 /// Bad input naming the file (and the line): unreadable, a directory, empty, only comments,
 /// or a malformed line.
 pub fn read_obf(arg: &str) -> CliResult<Option<(String, Vec<ObfLine>)>> {
-    let path = std::path::Path::new(arg);
-    if arg != "-" && std::fs::metadata(path).is_err() {
+    let meta = std::fs::metadata(arg);
+    if arg != "-" && meta.is_err() {
         return Ok(None);
     }
-    if std::fs::metadata(path).is_ok_and(|m| m.is_dir()) {
+    if meta.is_ok_and(|m| m.is_dir()) {
         return Err(input(format!(
             "{arg} is a directory: expected an OBF file or a position"
         )));
@@ -139,6 +139,17 @@ pub fn read_obf(arg: &str) -> CliResult<Option<(String, Vec<ObfLine>)>> {
         return Err(input(format!("{name}: no positions (only comments)")));
     }
     Ok(Some((name, lines)))
+}
+
+/// The error for an argument that names neither a file nor a valid position: "no such file"
+/// when it looks like a path (it ends in `.obf` or holds a `/`), otherwise `error`, the
+/// position's.
+pub fn not_a_file_or_position(arg: &str, error: CliError) -> CliError {
+    if arg.ends_with(".obf") || arg.contains('/') {
+        input(format!("no such file: {arg}"))
+    } else {
+        error
+    }
 }
 
 /// [`threads_ok`] (1 to [`MAX_THREADS`](othello_spec::resources::MAX_THREADS)) for a command-line flag such as `--threads`.

@@ -22,10 +22,6 @@ use std::time::Duration;
 /// The scores of the moves chosen, per number of empty squares.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Quality {
-    /// Positions searched.
-    pub positions: u64,
-    /// Positions searched that list no scores (not charged).
-    pub unscored: u64,
     /// `by_empties[e]`: the moves chosen in scored positions of `e` empty squares.
     pub by_empties: Vec<Cost>,
     /// `searched_by_empties[e]`: the searches of positions of `e` empty squares (scored or
@@ -102,16 +98,24 @@ impl Quality {
     /// Counts one searched position of `empties` empty squares.
     pub fn add(&mut self, empties: u32, scored: &Scored, nodes: u64, time: Duration) {
         let e = empties as usize;
-        self.positions += 1;
         self.nodes += nodes;
         let searched = &mut self.searched_by_empties[e];
         searched.positions += 1;
         searched.exact += u64::from(scored.exact);
         searched.time += time;
-        match scored.listed {
-            Some((played, best)) => self.by_empties[e].charge(best, played),
-            None => self.unscored += 1,
+        if let Some((played, best)) = scored.listed {
+            self.by_empties[e].charge(best, played);
         }
+    }
+
+    /// Positions searched.
+    pub fn positions(&self) -> u64 {
+        self.searched().positions
+    }
+
+    /// Positions searched that list no scores (not charged): those searched less those scored.
+    pub fn unscored(&self) -> u64 {
+        self.positions() - self.total().moves
     }
 
     /// The numbers of empties with a searched position, most first, with their moves' cost
@@ -150,12 +154,12 @@ impl Quality {
     /// discs lost a move, the exact answers (of all positions searched) and the mean time of a
     /// search.
     pub fn text(&self) -> String {
+        let (positions, unscored) = (self.positions(), self.unscored());
         let mut s = format!(
-            "{} positions, {} scored{}\nempties  moves wrong points  discs  discs/move  exact  ms/move",
-            self.positions,
-            self.positions - self.unscored,
-            if self.unscored > 0 {
-                format!(" ({} list no scores)", self.unscored)
+            "{positions} positions, {} scored{}\nempties  moves wrong points  discs  discs/move  exact  ms/move",
+            positions - unscored,
+            if unscored > 0 {
+                format!(" ({unscored} list no scores)")
             } else {
                 String::new()
             }
@@ -200,8 +204,8 @@ impl Quality {
             })
             .collect();
         let mut v = self.total().json();
-        v["positions"] = json!(self.positions);
-        v["unscored"] = json!(self.unscored);
+        v["positions"] = json!(self.positions());
+        v["unscored"] = json!(self.unscored());
         v["nodes"] = json!(self.nodes);
         let all = self.searched();
         v["exact"] = json!(all.exact);
@@ -378,11 +382,11 @@ mod tests {
                     half[e] += points(best) - points(played);
                     discs[e] += (best - played) as u64;
                 }
-                assert_eq!(q.positions, lines.len() as u64);
+                assert_eq!(q.positions(), lines.len() as u64);
                 // The two cleared lines and the finished games (no move to list).
                 let empty = lines.iter().filter(|l| l.scores.is_empty()).count() as u64;
                 assert!(empty >= 2 && lines.iter().any(|l| l.position.is_game_over()));
-                assert_eq!(q.unscored, empty, "{spec}");
+                assert_eq!(q.unscored(), empty, "{spec}");
                 assert_eq!(q.searched_by_empties.iter().map(|s| s.exact).collect::<Vec<_>>(), exact);
                 if spec.starts_with("pvs") {
                     assert!(exact.iter().sum::<u64>() > 0, "{spec}: a search to the end is exact");

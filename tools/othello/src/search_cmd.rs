@@ -112,7 +112,13 @@ pub fn run(args: &SearchArgs) -> CliResult {
         let limits = engine.limits();
         return crate::quality::run(&mut engine, &limits, &name, &lines, args.json);
     }
-    let pos = args.setup.position(args.position.as_deref())?;
+    let pos = args
+        .setup
+        .position(args.position.as_deref())
+        .map_err(|e| match &args.position {
+            Some(arg) => crate::input::not_a_file_or_position(arg, e),
+            None => e,
+        })?;
     let mut engine = Engine::from_spec(spec(args)?)?;
     engine.check_size(pos.size())?;
     if let Some(path) = &args.svg {

@@ -59,14 +59,8 @@ fn read_input(args: &SolveArgs) -> CliResult<Vec<ObfLine>> {
         }
         Ok(lines)
     } else {
-        let looks_like_path = args.input.ends_with(".obf") || args.input.contains('/');
-        let pos = crate::input::position(Some(&args.input), None, args.moves.as_deref()).map_err(|e| {
-            if looks_like_path {
-                input(format!("no such file: {}", args.input))
-            } else {
-                e
-            }
-        })?;
+        let pos = crate::input::position(Some(&args.input), None, args.moves.as_deref())
+            .map_err(|e| crate::input::not_a_file_or_position(&args.input, e))?;
         Ok(vec![ObfLine {
             position: pos,
             scores: Vec::new(),

@@ -224,6 +224,17 @@ fn search_scores_moves_against_an_obf_file() {
         "{}",
         stderr(&o)
     );
+    // A missing file that looks like one is named as such, by both commands that read OBF.
+    for args in [
+        vec!["search", "nosuch.obf", "--depth", "1"],
+        vec!["solve", "dir/nosuch"],
+    ] {
+        let o = othello(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&o).contains("no such file: "), "{args:?}: {}", stderr(&o));
+    }
+    let o = othello(&["search", "nosuchboard", "--depth", "1"]);
+    assert!(stderr(&o).contains("bad position"), "{}", stderr(&o));
     for args in [
         vec!["search", path, "--moves", "f5"],
         vec!["search", path, "--size", "8"],

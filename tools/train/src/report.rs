@@ -101,7 +101,8 @@ pub fn by_empties(eval: &impl Evaluator, rows: &[Row], pick: impl Fn(&Row) -> bo
 }
 
 /// Prints `by_e` as a Markdown table (per empties, then pooled in buckets of `bucket`
-/// empties), with the 14-20 and 10-20 bands below.
+/// empties), with the 14-20 and 10-20 bands below, and the band of all its rows when that
+/// is neither.
 pub fn print_table(by_e: &[(u32, Errors, Errors)], bucket: u32) {
     println!("| empties | n | RMS | MAE | hand RMS | hand MAE | score SD |");
     println!("|---|---|---|---|---|---|---|");
@@ -126,7 +127,15 @@ pub fn print_table(by_e: &[(u32, Errors, Errors)], bucket: u32) {
             lo = hi + 1;
         }
     }
-    for (lo, hi) in [(14, 20), (10, 20)] {
+    // The fixed bands, then every row's range when it is none of them (e.g. a file of
+    // 20-24 empties).
+    let mut bands = vec![(14, 20), (10, 20)];
+    if let (Some(first), Some(last)) = (by_e.first(), by_e.last()) {
+        if !bands.contains(&(first.0, last.0)) {
+            bands.push((first.0, last.0));
+        }
+    }
+    for (lo, hi) in bands {
         let (o, h) = band(by_e, lo, hi);
         if o.n > 0 {
             println!(

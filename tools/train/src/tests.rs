@@ -271,6 +271,28 @@ fn the_engine_positions_held_out_file_is_whole() {
     assert!(ls.len() >= 5500, "{} labels", ls.len());
 }
 
+/// The frozen file of engine positions at 20-24 empties: every position where the default
+/// was to move in five depth-16 runs against Zebra (games numbered run x 1000 + game, runs
+/// 1-5, games 1-400), exact, each once, at least 400 at each count.
+#[test]
+fn the_engine_positions_20_24_held_out_file_is_whole() {
+    let path = format!("{}/data/heldout-20-24-engine.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let ls = labelling::read(&path, false, OnBad::Fatal).unwrap();
+    let mut per_count = [0usize; 25];
+    for l in &ls {
+        let game = l.game.expect("a game number");
+        assert!((1..=5).contains(&(game / 1000)) && (1..=400).contains(&(game % 1000)), "{game}");
+        assert_eq!(l.source, Source::Exact);
+        let empties = l.pos.empty_count();
+        assert!((20..=24).contains(&empties), "{empties}");
+        per_count[empties as usize] += 1;
+    }
+    assert_eq!(ls.len(), 2301);
+    assert!(per_count[20..=24].iter().all(|&n| n >= 400), "{per_count:?}");
+    let (rows, merged) = data::rows(&ls, 1);
+    assert_eq!((rows.len(), merged.duplicates), (ls.len(), 0));
+}
+
 /// The larger frozen file: one label per game, at 14 + (game mod 7) empties, of seed
 /// 20261204, at least 500 labels at each count from 14 to 20.
 #[test]

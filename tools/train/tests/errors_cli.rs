@@ -1,6 +1,6 @@
-//! `othello-train errors --depth` through the binary: the options reach the search (its own
-//! search labels score zero, another mean or depth does not), and bad values exit 2 with a
-//! message naming the option.
+//! `othello-train errors` through the binary: the `--depth` options reach the search (its own
+//! search labels score zero, another mean or depth does not), the bands below the table, and
+//! bad values exit 2 with a message naming the option.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -108,6 +108,26 @@ fn errors_depth_scores_the_search_labels_of_its_options() {
         assert_eq!(count, n);
         assert!(rms > 0.0, "{other:?}");
     }
+}
+
+/// Below the table: the fixed 14-20 band, and the band of all the rows when it is another
+/// (here 20-24 empties), equal to the table's pooled row.
+#[test]
+fn errors_prints_the_band_of_all_its_rows() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/data/heldout-20-24-engine.jsonl");
+    let out = train(&["errors", "--labels", file, "--bucket", "61", "--quiet"]);
+    let (n, rms) = pooled(&out);
+    assert_eq!(n, 2301);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let band = |name: &str| {
+        text.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .unwrap_or_else(|| panic!("no {name} line in {text}"))
+            .to_string()
+    };
+    assert!(band("20-24 empties: ").starts_with(&format!("n 2301, RMS {rms:.2},")), "{text}");
+    assert!(band("14-20 empties: ").starts_with("n 481,"), "{text}");
+    assert_eq!(text.matches(" empties: n ").count(), 3, "{text}");
 }
 
 #[test]

@@ -14,7 +14,8 @@ pub struct Args {
     /// Labels files (repeat to concatenate), e.g. the frozen held-out files
     /// `tools/train/data/heldout-14-20-games.jsonl` (one label from each of 3 699 games) and
     /// `tools/train/data/heldout-14-20.jsonl` (345 labels of 50 games), both of hand-feature
-    /// self-play, and `tools/train/data/heldout-14-20-engine.jsonl` (the default's games).
+    /// self-play, and `tools/train/data/heldout-14-20-engine.jsonl` and
+    /// `heldout-20-24-engine.jsonl` (the default's games against Zebra).
     #[arg(long, required = true)]
     labels: Vec<String>,
     /// Label sources scored: `exact`, `search`, `result`, comma-separated, or `all`.

@@ -130,10 +130,10 @@ pub fn print_table(by_e: &[(u32, Errors, Errors)], bucket: u32) {
     // The fixed bands, then every row's range when it is none of them (e.g. a file of
     // 20-24 empties).
     let mut bands = vec![(14, 20), (10, 20)];
-    if let (Some(first), Some(last)) = (by_e.first(), by_e.last()) {
-        if !bands.contains(&(first.0, last.0)) {
-            bands.push((first.0, last.0));
-        }
+    if let (Some(first), Some(last)) = (by_e.first(), by_e.last())
+        && !bands.contains(&(first.0, last.0))
+    {
+        bands.push((first.0, last.0));
     }
     for (lo, hi) in bands {
         let (o, h) = band(by_e, lo, hi);

@@ -281,7 +281,10 @@ fn the_engine_positions_20_24_held_out_file_is_whole() {
     let mut per_count = [0usize; 25];
     for l in &ls {
         let game = l.game.expect("a game number");
-        assert!((1..=5).contains(&(game / 1000)) && (1..=400).contains(&(game % 1000)), "{game}");
+        assert!(
+            (1..=5).contains(&(game / 1000)) && (1..=400).contains(&(game % 1000)),
+            "{game}"
+        );
         assert_eq!(l.source, Source::Exact);
         let empties = l.pos.empty_count();
         assert!((20..=24).contains(&empties), "{empties}");

@@ -125,7 +125,10 @@ fn errors_prints_the_band_of_all_its_rows() {
             .unwrap_or_else(|| panic!("no {name} line in {text}"))
             .to_string()
     };
-    assert!(band("20-24 empties: ").starts_with(&format!("n 2301, RMS {rms:.2},")), "{text}");
+    assert!(
+        band("20-24 empties: ").starts_with(&format!("n 2301, RMS {rms:.2},")),
+        "{text}"
+    );
     assert!(band("14-20 empties: ").starts_with("n 481,"), "{text}");
     assert_eq!(text.matches(" empties: n ").count(), 3, "{text}");
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pathlib
 import subprocess
 
 from othello_distributed import selfplay
@@ -27,6 +28,8 @@ def without_nodes(path):
 
 
 GAMES = ["--games", "12", "--first", "3", "--seed", "7"]
+# A committed labels file, to fit a small weights file from.
+LABELS = pathlib.Path(__file__).resolve().parents[2] / "train" / "data" / "heldout-14-20.jsonl"
 
 
 def label_both_ways(train_bin, games, tmp_path, name, opts, shard):
@@ -60,6 +63,29 @@ def test_games_are_byte_for_byte_the_single_process_file(cluster, train_bin, tmp
     assert main(["games", "--out", str(part_dist), *more, "--batch", "5", "--binary", train_bin]) == 0
     assert part_dist.read_bytes() == part_one.read_bytes()
     assert len(part_dist.read_text().splitlines()) == 16
+
+
+def test_games_pass_the_evaluation_and_weights_on(cluster, train_bin, tmp_path, capsys):
+    """`--eval pattern` and `--weights` reach every unit: the single process's file byte for
+    byte, and other games than the hand-feature default's."""
+    opts = ["--games", "6", "--first", "2", "--seed", "9", "--depth", "2"]
+    hand = tmp_path / "hand.jsonl"
+    single(train_bin, "games", "--out", str(hand), *opts)
+    weights = tmp_path / "w.bin"
+    single(train_bin, "fit", "--model", "pattern", "--labels", str(LABELS), "--out", str(weights), "--phases", "2",
+           "--bootstrap-depth", "0", "--iterations", "5")
+    for name, extra in [("pattern", ["--eval", "pattern"]), ("weights", ["--eval", "pattern", "--weights", str(weights)])]:
+        one = tmp_path / f"one-{name}.jsonl"
+        single(train_bin, "games", "--out", str(one), *opts, *extra)
+        dist = tmp_path / f"dist-{name}.jsonl"
+        assert main(["games", "--out", str(dist), *opts, *extra, "--batch", "4", "--binary", train_bin]) == 0
+        assert dist.read_bytes() == one.read_bytes(), name
+        assert dist.read_bytes() != hand.read_bytes(), name
+        assert all("eval=pattern" in json.loads(line)["player"] for line in open(dist)), name
+    assert (tmp_path / "one-pattern.jsonl").read_bytes() != (tmp_path / "one-weights.jsonl").read_bytes()
+    capsys.readouterr()
+    assert main(["games", "--out", str(tmp_path / "g"), "--weights", str(tmp_path / "none.bin"), "--binary", train_bin]) == 2
+    assert "no weights file" in capsys.readouterr().err
 
 
 def test_labels_equal_the_single_process_file_but_for_nodes(cluster, train_bin, tmp_path, capsys):

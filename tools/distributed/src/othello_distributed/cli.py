@@ -102,6 +102,8 @@ def parser() -> argparse.ArgumentParser:
     g.add_argument("--depth", type=int, default=2, help="self-play search depth (default 2)")
     g.add_argument("--epsilon", type=float, default=0.1, help="chance of a random move per turn (default 0.1)")
     g.add_argument("--random-plies", type=int, default=10, help="random opening moves: 0 to this many (default 10)")
+    g.add_argument("--eval", choices=["hand", "pattern"], help="self-play evaluation (default: othello-train's, hand)")
+    g.add_argument("--weights", help="a pattern weights file for the self-play (the same path on every machine)")
     g.add_argument("--batch", type=int, default=50, help="games per unit (default 50)")
     _common(g, train=True)
     lb = sub.add_parser("labels", help="labels of othello-train (any mode) in shards of games; its `labels` file")
@@ -331,7 +333,14 @@ def run_games(args: argparse.Namespace) -> int:
             done.add(int(json.loads(line)["game"]))
         except (ValueError, KeyError, TypeError) as e:
             raise UsageError(f"{args.out} line {n}: not a game ({e})") from e
+    if args.weights is not None and not os.path.exists(args.weights):
+        raise UsageError(f"no weights file {args.weights}")
     options = {"seed": args.seed, "depth": args.depth, "epsilon": args.epsilon, "random_plies": args.random_plies}
+    # Only given options join the job key (a hand-feature run's key stays what it was).
+    if args.eval is not None:
+        options["eval"] = args.eval
+    if args.weights is not None:
+        options["weights"] = os.path.abspath(args.weights)
     try:
         job, units = selfplay_mod.games_plan(args.first, args.games, args.batch, options, done)
     except ValueError as e:

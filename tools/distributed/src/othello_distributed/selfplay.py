@@ -68,6 +68,9 @@ def _games_unit(payload: dict[str, Any], binary: str) -> list[str]:
         argv = [binary, "games", "--out", out, "--first", str(payload["first"]), "--games", str(payload["count"])]
         argv += ["--seed", str(o["seed"]), "--depth", str(o["depth"]), "--epsilon", repr(float(o["epsilon"]))]
         argv += ["--random-plies", str(o["random_plies"]), "--strict"]
+        for key in ("eval", "weights"):
+            if key in o:
+                argv += ["--" + key, str(o[key])]
         bin_.run_checked(argv, "othello-train games")
         lines = read_lines(out)
     finally:

@@ -233,14 +233,14 @@ fn self_play_with_any_weights_file() {
     ));
 }
 
-/// A committed frozen held-out file, read whole: exact labels at 14-20 empties, each with a
-/// game number, and no two twins (each label its own row).
-fn frozen_file(name: &str) -> Vec<data::Label> {
+/// A committed frozen held-out file, read whole: exact labels at `empties` empties, each with
+/// a game number, and no two twins (each label its own row).
+fn frozen_file(name: &str, empties: std::ops::RangeInclusive<u32>) -> Vec<data::Label> {
     let path = format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"));
     let ls = labelling::read(&path, false, OnBad::Fatal).unwrap();
     assert!(
         ls.iter()
-            .all(|l| l.source == Source::Exact && (14..=20).contains(&l.pos.empty_count()) && l.game.is_some())
+            .all(|l| l.source == Source::Exact && empties.contains(&l.pos.empty_count()) && l.game.is_some())
     );
     let (rows, merged) = data::rows(&ls, 1);
     assert_eq!((rows.len(), merged.duplicates), (ls.len(), 0), "{name}");
@@ -250,7 +250,7 @@ fn frozen_file(name: &str) -> Vec<data::Label> {
 /// The first frozen file: at least 300 labels, each with its seed.
 #[test]
 fn the_frozen_held_out_file_is_whole() {
-    let ls = frozen_file("heldout-14-20.jsonl");
+    let ls = frozen_file("heldout-14-20.jsonl", 14..=20);
     assert!(ls.len() >= 300, "{} labels", ls.len());
     assert!(ls.iter().all(|l| l.seed.is_some()));
 }
@@ -259,7 +259,7 @@ fn the_frozen_held_out_file_is_whole() {
 /// 1001-1400), at most 14 labels a game (a pass gives a count a second position).
 #[test]
 fn the_engine_positions_held_out_file_is_whole() {
-    let ls = frozen_file("heldout-14-20-engine.jsonl");
+    let ls = frozen_file("heldout-14-20-engine.jsonl", 14..=20);
     let mut games = std::collections::BTreeMap::new();
     for l in &ls {
         let game = l.game.expect("a game number");
@@ -276,8 +276,7 @@ fn the_engine_positions_held_out_file_is_whole() {
 /// 1-5, games 1-400), exact, each once, at least 400 at each count.
 #[test]
 fn the_engine_positions_20_24_held_out_file_is_whole() {
-    let path = format!("{}/data/heldout-20-24-engine.jsonl", env!("CARGO_MANIFEST_DIR"));
-    let ls = labelling::read(&path, false, OnBad::Fatal).unwrap();
+    let ls = frozen_file("heldout-20-24-engine.jsonl", 20..=24);
     let mut per_count = [0usize; 25];
     for l in &ls {
         let game = l.game.expect("a game number");
@@ -285,22 +284,17 @@ fn the_engine_positions_20_24_held_out_file_is_whole() {
             (1..=5).contains(&(game / 1000)) && (1..=400).contains(&(game % 1000)),
             "{game}"
         );
-        assert_eq!(l.source, Source::Exact);
-        let empties = l.pos.empty_count();
-        assert!((20..=24).contains(&empties), "{empties}");
-        per_count[empties as usize] += 1;
+        per_count[l.pos.empty_count() as usize] += 1;
     }
     assert_eq!(ls.len(), 2301);
     assert!(per_count[20..=24].iter().all(|&n| n >= 400), "{per_count:?}");
-    let (rows, merged) = data::rows(&ls, 1);
-    assert_eq!((rows.len(), merged.duplicates), (ls.len(), 0));
 }
 
 /// The larger frozen file: one label per game, at 14 + (game mod 7) empties, of seed
 /// 20261204, at least 500 labels at each count from 14 to 20.
 #[test]
 fn the_one_position_a_game_held_out_file_is_whole() {
-    let ls = frozen_file("heldout-14-20-games.jsonl");
+    let ls = frozen_file("heldout-14-20-games.jsonl", 14..=20);
     let mut games = std::collections::BTreeSet::new();
     let mut per_count = [0usize; 21];
     for l in &ls {

@@ -322,6 +322,13 @@ def _read_existing(path: str) -> list[str]:
         raise UsageError(f"cannot read {path}: {e}") from e
 
 
+def _check_weights(args: argparse.Namespace) -> None:
+    """A `--weights` file, when given, must exist (on this machine: every machine needs it at
+    the same path)."""
+    if args.weights is not None and not os.path.exists(args.weights):
+        raise UsageError(f"no weights file {args.weights}")
+
+
 def run_games(args: argparse.Namespace) -> int:
     _check_common(args)
     worker_bin, _, identity = _train_binary(args)
@@ -333,8 +340,7 @@ def run_games(args: argparse.Namespace) -> int:
             done.add(int(json.loads(line)["game"]))
         except (ValueError, KeyError, TypeError) as e:
             raise UsageError(f"{args.out} line {n}: not a game ({e})") from e
-    if args.weights is not None and not os.path.exists(args.weights):
-        raise UsageError(f"no weights file {args.weights}")
+    _check_weights(args)
     options = {"seed": args.seed, "depth": args.depth, "epsilon": args.epsilon, "random_plies": args.random_plies}
     # Only given options join the job key (a hand-feature run's key stays what it was).
     if args.eval is not None:
@@ -372,8 +378,7 @@ def run_labels(args: argparse.Namespace) -> int:
     existing = _read_existing(args.out)
     if not 0 <= args.solve_empties <= 60 or not 1 <= args.depth <= 30 or not 1 <= args.mean_of <= args.depth:
         raise UsageError("bad --solve-empties/--depth/--mean-of: expected 0-60, 1-30 and 1 to --depth")
-    if args.weights is not None and not os.path.exists(args.weights):
-        raise UsageError(f"no weights file {args.weights}")
+    _check_weights(args)
     options = {"min_empties": args.min_empties, "max_empties": args.max_empties, "tt": args.tt}
     if args.mode != "exact" or args.ordering != "pattern":
         # Only options that change the labels (an exact run's job key stays what it was).

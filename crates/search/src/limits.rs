@@ -43,10 +43,17 @@ impl Clock {
         }
     }
 
-    /// Whether the running iteration must be abandoned: a stop flag or the hard time limit.
+    /// Whether the running iteration must be abandoned: a stop flag (the caller's, or the main
+    /// thread's signal to its helpers) or the hard time limit.
     pub(crate) fn must_stop(&self) -> bool {
-        self.internal.load(Ordering::Relaxed)
-            || self.external.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+        self.internal.load(Ordering::Relaxed) || self.interrupted()
+    }
+
+    /// Whether the search as a whole is interrupted: the caller's stop flag raised or the hard
+    /// time limit reached. Unlike [`must_stop`](Self::must_stop), the main thread's signal to
+    /// its helpers does not count: once they have stopped, the main thread may still solve.
+    pub(crate) fn interrupted(&self) -> bool {
+        self.external.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
             || self.hard.is_some_and(|h| Instant::now() >= h)
     }
 

@@ -304,7 +304,9 @@ impl<E: Evaluator, T: Table> Searcher<E, T> {
         self.heuristics = heuristics;
         stats += &helper_stats;
         let handed_off = handoff.is_some_and(|h| h.solve);
-        if (solve_after || handed_off) && !clock.must_stop() && !completed.as_ref().is_some_and(|c| c.exact) {
+        // `interrupted`, not `must_stop`: with helper threads the main thread has told them to
+        // stop by now, which must not cancel its solve.
+        if (solve_after || handed_off) && !clock.interrupted() && !completed.as_ref().is_some_and(|c| c.exact) {
             let solver = self.solver_for(pos.size());
             if let Some(mut result) = endgame::solve(solver, &pos, &config, &clock, &mut on_iteration) {
                 // The short search's nodes count too.

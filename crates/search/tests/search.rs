@@ -772,6 +772,38 @@ fn a_timed_search_hands_larger_endgames_to_the_solver() {
     }
 }
 
+/// With helper threads a timed search solves as a single-threaded one does: at or below
+/// `endgame_empties` after its short search, and beyond it by the hand-off. The main thread's
+/// signal that stops its helpers when its deepening ends is not an interruption of the solve
+/// (before 2026-12-05 it was, and such a search answered with its depth-6 move).
+#[test]
+fn a_timed_search_with_helper_threads_still_solves() {
+    use othello_endgame::{SolveMode, Solver, SolverConfig};
+    let hour = Duration::from_secs(3600);
+    let mut positions = random_positions(BoardSize::Eight, 4, 46..51, 33);
+    positions.extend(random_positions(BoardSize::Eight, 3, 44..45, 34));
+    let solver = || Solver::new(SolverConfig::default());
+    for pos in &positions {
+        let empties = pos.empty_count();
+        if pos.moves().len() < 2 {
+            continue;
+        }
+        let exact = solver().solve(pos, SolveMode::Exact);
+        for threads in [2, 3] {
+            let config = SearchConfig::default().with_threads(threads);
+            let r = Searcher::new(Mobility, config).search(pos, &Limits::time(hour, hour), |_| {});
+            assert_eq!(
+                (r.score, r.exact, r.depth),
+                (exact.score * 100, true, empties),
+                "{pos}, {threads} threads"
+            );
+            // The move is one of the best (the solver's own tie rule is not the search's).
+            let after = solver().solve(&pos.play_unchecked(r.best_move), SolveMode::Exact);
+            assert_eq!(-after.score, exact.score, "{pos}, {threads} threads");
+        }
+    }
+}
+
 /// The soft bound stops the deepening after an iteration, never before the first: with a soft
 /// bound of zero and an hour to the hard bound, one iteration answers, at every number of
 /// empties (the solver's hand-off included: it needs depth 6 first).

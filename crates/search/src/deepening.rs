@@ -1,14 +1,19 @@
 //! Iterative deepening and aspiration windows: one thread's sequence of iterations.
 //!
 //! Depth 1, 2, ... up to the limit, stopping early once an iteration is exact (its depth
-//! reached every end of the game: `depth >= empties`). The first iteration cannot be aborted
-//! (it costs at most a few hundred nodes), so a search always has a completed result. Each
-//! later iteration puts the previous best move first. With aspiration on, an iteration from
-//! depth 3 on searches `guess +- ASPIRATION_DELTA` first, where the guess is the score of two
-//! iterations before (Othello scores swing with the parity of the depth, so the score of the
-//! same parity is the better guess: measured in `docs/BENCHMARKS.md`); on a fail low or high
-//! the failing side widens (doubling the step, then to infinity) and the root is searched
-//! again.
+//! reached every end of the game: `depth >= empties`). From depth [`SKIP_FROM`] on, with
+//! [`SearchConfig::skip_depths`] (the default), a depth is skipped where the one after it is
+//! the iteration the search will end on ([`next_depth`]): an iteration orders the
+//! next-but-one about as well as the one between does, so the one between is spent only
+//! where the search may end on it (to depth 16: 1, ..., 6, 8, ..., 16; docs/search.md,
+//! "Iterations that skip a depth"). The first iteration cannot be aborted (it costs at most a
+//! few hundred nodes), so a search always has a completed result. Each later iteration puts
+//! the previous best move first. With aspiration on, an iteration from depth 3 on searches
+//! `guess +- ASPIRATION_DELTA` first, where the guess is the score of the iteration two
+//! depths up, when it ran (Othello scores swing with the parity of the depth, so the score of
+//! the same parity is the better guess: measured in `docs/BENCHMARKS.md`; without it, the
+//! full window); on a fail low or high the failing side widens (doubling the step, then to
+//! infinity) and the root is searched again.
 //!
 //! **Time.** Under a time limit ([`TimeLimit`](crate::TimeLimit)), [`start_next`] decides
 //! before each iteration from the times and best moves of the previous ones: no iteration
@@ -17,7 +22,7 @@
 //! earns more time; under a clock with [`SearchConfig::stable_stop`], halved when the same
 //! move was best in the last `STABLE_ITERATIONS` iterations: a settled root gives its time
 //! back to the clock), nor, under a clock (soft below hard), when its first root move is
-//! predicted to end after the hard bound ([`predict_next`] times `FIRST_MOVE_SHARE`). A fixed
+//! predicted to end after the hard bound ([`predict`] times `FIRST_MOVE_SHARE`). A fixed
 //! time per move (soft equal to hard) starts every iteration it can: the time it does not
 //! spend is lost, and an aborted iteration still fills the table and may prove a move better
 //! than the previous best, which then replaces it (see `root.rs`). The hard bound itself
@@ -66,24 +71,68 @@ pub(crate) const STABLE_ITERATIONS: usize = 4;
 /// See [`STABLE_ITERATIONS`].
 pub(crate) const STABLE_DIVISOR: u32 = 2;
 
-/// The predicted time of the next iteration from the times of the completed ones (oldest
-/// first): the last one times the growth of the step of the same parity (two steps back:
-/// Othello's iterations alternate cheap and dear steps, 2x then 5x in the middle game), else
-/// of the last step, else [`GROWTH_DEFAULT`]; the growth clamped to `GROWTH_MIN..=GROWTH_MAX`.
-pub(crate) fn predict_next(times: &[Duration]) -> Duration {
-    let n = times.len();
-    let Some(&last) = times.last() else {
+/// Once an iteration of at least this depth is complete, the next may skip a depth (see
+/// [`next_depth`]).
+pub(crate) const SKIP_FROM: u32 = 6;
+
+/// The predicted time of the iteration at `depth` (one or two deeper than the last completed
+/// one) from the depths and times of the completed ones (`done`, oldest first). One deeper:
+/// the last time times the growth of the step of the same parity (the step from two below
+/// the last to one below: Othello's iterations alternate cheap and dear steps) when both
+/// ran, else of the last step when the one below ran, else the square root of the growth
+/// over the last two depths when the one two below ran; [`GROWTH_DEFAULT`] without those
+/// (or with a zero time); clamped to `GROWTH_MIN..=GROWTH_MAX`. Two deeper: the last time times
+/// the growth over the last two depths (clamped to the squares of those bounds), else the
+/// square of the growth one deeper would have. Zero before any iteration.
+pub(crate) fn predict(done: &[(u32, Duration)], depth: u32) -> Duration {
+    let Some(&(last_depth, last)) = done.last() else {
         return Duration::ZERO;
     };
-    let ratio = |a: Duration, b: Duration| (!a.is_zero()).then(|| b.as_secs_f64() / a.as_secs_f64());
-    let growth = match n {
-        0 | 1 => None,
-        2 => ratio(times[0], times[1]),
-        _ => ratio(times[n - 3], times[n - 2]),
+    let time_at = |d: u32| done.iter().rev().find(|&&(k, _)| k == d).map(|&(_, t)| t);
+    let ratio = |a: Option<Duration>, b: Option<Duration>| match (a, b) {
+        (Some(a), Some(b)) if !a.is_zero() => Some(b.as_secs_f64() / a.as_secs_f64()),
+        _ => None,
+    };
+    let (below1, below2) = (
+        last_depth.checked_sub(1).and_then(time_at),
+        last_depth.checked_sub(2).and_then(time_at),
+    );
+    let two = ratio(below2, Some(last));
+    let one = match (below2, below1) {
+        (Some(_), Some(_)) => ratio(below2, below1),
+        (None, Some(_)) => ratio(below1, Some(last)),
+        (Some(_), None) => two.map(f64::sqrt),
+        (None, None) => None,
     }
     .unwrap_or(GROWTH_DEFAULT)
     .clamp(GROWTH_MIN, GROWTH_MAX);
+    let growth = if depth >= last_depth + 2 {
+        two.map_or(one * one, |g| g.clamp(GROWTH_MIN * GROWTH_MIN, GROWTH_MAX * GROWTH_MAX))
+    } else {
+        one
+    };
     last.mul_f64(growth)
+}
+
+/// The depth of the iteration after the completed ones (`done`, oldest first; the last at
+/// depth `last`), `elapsed` after the call of the search, for a search to `max_depth`:
+/// two deeper where an iteration of the same parity is what the search will end on, else one
+/// deeper. An iteration is worth as much to the next-but-one as the one between them is
+/// (the table's moves of the depth of the same parity order it about as well; measured in
+/// docs/search.md, "Iterations that skip a depth"), so the depth between is spent only
+/// where the search may end on it: from depth [`SKIP_FROM`], under a time `budget` (the
+/// soft bound) when the iteration two deeper is predicted ([`predict`]) to end within it,
+/// and without one when `max_depth` has the parity of `last + 2`.
+pub(crate) fn next_depth(done: &[(u32, Duration)], max_depth: u32, elapsed: Duration, budget: Option<Duration>) -> u32 {
+    let last = done.last().map_or(0, |&(d, _)| d);
+    if last < SKIP_FROM || last + 2 > max_depth {
+        return last + 1;
+    }
+    let skip = match budget {
+        None => (max_depth - last).is_multiple_of(2),
+        Some(b) => elapsed + predict(done, last + 2) <= b,
+    };
+    if skip { last + 2 } else { last + 1 }
 }
 
 /// The soft bound after the completed iterations whose best moves are `bests` (oldest
@@ -105,12 +154,13 @@ pub(crate) fn soft_bound(limit: TimeLimit, bests: &[Move], stable_stop: bool) ->
 }
 
 /// Whether to start the next iteration, `elapsed` after the call of the search, under `limit`
-/// (none: always), given the times of the completed iterations (`times`, oldest first) and
-/// their best moves (`bests`, for [`soft_bound`] with `stable_stop`). See the module docs.
+/// (none: always), given its predicted time (`next`, [`predict`]) and the best moves of the
+/// completed iterations (`bests`, oldest first, for [`soft_bound`] with `stable_stop`). See
+/// the module docs.
 pub(crate) fn start_next(
     elapsed: Duration,
     limit: Option<TimeLimit>,
-    times: &[Duration],
+    next: Duration,
     bests: &[Move],
     stable_stop: bool,
 ) -> bool {
@@ -123,7 +173,7 @@ pub(crate) fn start_next(
         // start does (an aborted one still fills the table and may prove a better move).
         return true;
     }
-    elapsed + predict_next(times).mul_f64(FIRST_MOVE_SHARE) <= limit.hard
+    elapsed + next.mul_f64(FIRST_MOVE_SHARE) <= limit.hard
 }
 
 /// A completed iteration (or a proven move of an aborted one).
@@ -240,20 +290,22 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
     let empties = pos.empty_count();
     let mut order = initial_order(worker, pos, config);
     let mut last: Option<Completed> = None;
-    // Completed scores by depth: the aspiration guess is the score of the same parity.
-    let mut scores: Vec<i32> = Vec::new();
+    // Completed scores by depth: the aspiration guess is the score two depths up (the same
+    // parity), when that iteration ran.
+    let mut scores: Vec<(u32, i32)> = Vec::new();
     let mut depth = first.max(1);
-    // The times and best moves of the completed iterations.
+    // The depths and times, and the best moves, of the completed iterations.
     let (mut times, mut bests) = (Vec::new(), Vec::new());
     while depth <= max_depth {
         if depth > first && clock.must_stop() {
             break;
         }
+        let next = predict(&times, depth);
         let stops = depth > first
             && !start_next(
                 clock.since_origin(),
                 clock.time_limit(),
-                &times,
+                next,
                 &bests,
                 config.stable_stop,
             );
@@ -264,14 +316,7 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
                 .map_or(Duration::ZERO, |t| t.hard.saturating_sub(clock.since_origin()));
             // The main thread's speed (its helpers, if any, speed up the solver too).
             let done = last.as_ref().map_or(0, |c| c.depth);
-            if h.decide(
-                done,
-                left,
-                predict_next(&times),
-                worker.stats.nodes,
-                clock.elapsed(),
-                stops,
-            ) {
+            if h.decide(done, left, next, worker.stats.nodes, clock.elapsed(), stops) {
                 h.solve = true;
                 break;
             }
@@ -280,7 +325,7 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
             break;
         }
         let previous_best = last.as_ref().map(|c| c.best);
-        let guess = scores.len().checked_sub(2).map(|i| scores[i]);
+        let guess = scores.iter().find(|&&(d, _)| d + 2 == depth).map(|&(_, s)| s);
         let started = clock.since_origin();
         let out = iteration(worker, pos, depth, &mut order, previous_best, guess, config);
         if !out.completed {
@@ -311,8 +356,8 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
             },
         });
         move_to_front(&mut order, out.best);
-        scores.push(out.score);
-        times.push(clock.since_origin().saturating_sub(started));
+        scores.push((depth, out.score));
+        times.push((depth, clock.since_origin().saturating_sub(started)));
         bests.push(out.best);
         last = Some(Completed {
             depth,
@@ -326,7 +371,12 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
             break;
         }
         worker.set_abortable();
-        depth += 1;
+        let budget = clock.time_limit().map(|l| soft_bound(l, &bests, config.stable_stop));
+        depth = if config.skip_depths {
+            next_depth(&times, max_depth, clock.since_origin(), budget)
+        } else {
+            depth + 1
+        };
     }
     last
 }
@@ -339,23 +389,104 @@ mod tests {
         Duration::from_millis(n)
     }
 
+    /// Completed iterations at consecutive depths from `first`, with these times.
+    fn run(first: u32, times: &[u64]) -> Vec<(u32, Duration)> {
+        (first..).zip(times.iter().map(|&t| ms(t))).collect()
+    }
+
+    /// The prediction one deeper than the last of `times` (consecutive depths from 1).
+    fn one(times: &[u64]) -> Duration {
+        predict(&run(1, times), times.len() as u32 + 1)
+    }
+
     #[test]
     fn the_prediction_uses_the_step_of_the_same_parity() {
-        assert_eq!(predict_next(&[]), Duration::ZERO);
+        assert_eq!(predict(&[], 1), Duration::ZERO);
         // One iteration: the default growth.
-        assert_eq!(predict_next(&[ms(10)]), ms(30));
+        assert_eq!(one(&[10]), ms(30));
         // Two: the last step's growth (10 -> 40: 4x).
-        assert_eq!(predict_next(&[ms(10), ms(40)]), ms(160));
+        assert_eq!(one(&[10, 40]), ms(160));
         // Three or more: the step two back (10 -> 20: 2x), not the last (20 -> 100: 5x).
-        assert_eq!(predict_next(&[ms(10), ms(20), ms(100)]), ms(200));
-        assert_eq!(predict_next(&[ms(1), ms(10), ms(20), ms(100)]), ms(200));
-        assert_eq!(predict_next(&[ms(1), ms(1), ms(10), ms(20), ms(100)]), ms(200));
-        assert_eq!(predict_next(&[ms(1), ms(1), ms(1), ms(10), ms(20), ms(100)]), ms(200));
+        assert_eq!(one(&[10, 20, 100]), ms(200));
+        assert_eq!(one(&[1, 10, 20, 100]), ms(200));
+        assert_eq!(one(&[1, 1, 10, 20, 100]), ms(200));
+        assert_eq!(one(&[1, 1, 1, 10, 20, 100]), ms(200));
         // Clamped both ways, and a zero time gives the default.
-        assert_eq!(predict_next(&[ms(1), ms(100), ms(100)]), ms(800));
-        assert_eq!(predict_next(&[ms(100), ms(10), ms(10)]), ms(15));
-        assert_eq!(predict_next(&[ms(0), ms(10), ms(10)]), ms(30));
-        assert_eq!(predict_next(&[ms(0), ms(10)]), ms(30));
+        assert_eq!(one(&[1, 100, 100]), ms(800));
+        assert_eq!(one(&[100, 10, 10]), ms(15));
+        assert_eq!(one(&[0, 10, 10]), ms(30));
+        assert_eq!(one(&[0, 10]), ms(30));
+        // The depths, not the order, name the steps: 6, 8, 10 (10 -> 40 over two depths)
+        // predict 11 by the square root of that growth, 2x.
+        let skipped = vec![(6, ms(2)), (8, ms(10)), (10, ms(40))];
+        assert_eq!(predict(&skipped, 11), ms(80));
+        // Every depth ran: the step from two below the last to one below (8 -> 9, 1.5x).
+        let mixed = vec![(6, ms(2)), (7, ms(5)), (8, ms(10)), (9, ms(15)), (10, ms(40))];
+        assert_eq!(predict(&mixed, 11), ms(60));
+    }
+
+    #[test]
+    fn the_prediction_two_deeper_uses_the_growth_over_two_depths() {
+        // 8 -> 10 grew 4x: 12 is predicted at 4x 10's time.
+        let skipped = vec![(6, ms(2)), (8, ms(10)), (10, ms(40))];
+        assert_eq!(predict(&skipped, 12), ms(160));
+        // With every depth run, the same: 8 -> 10 (10 -> 40).
+        assert_eq!(predict(&run(8, &[10, 20, 40]), 12), ms(160));
+        // Clamped to the squares of the one-step bounds (2.25 to 64).
+        assert_eq!(predict(&run(8, &[1, 5, 100]), 12), ms(6400));
+        assert_eq!(predict(&run(8, &[100, 5, 100]), 12), ms(225));
+        // Nothing two below the last: the square of the one-step growth (the last step's 3x).
+        assert_eq!(predict(&[(5, ms(10)), (6, ms(30))], 8), ms(270));
+        assert_eq!(predict(&[(6, ms(30))], 8), ms(270));
+        // A single step's growth, squared after its clamp: 1.5^2.
+        assert_eq!(
+            predict(&[(5, ms(30)), (6, ms(30))], 8),
+            ms(67) + Duration::from_micros(500)
+        );
+    }
+
+    #[test]
+    fn a_search_without_a_clock_skips_to_the_parity_of_its_last_depth() {
+        let done = |d: u32| run(1, &vec![1; d as usize]);
+        let mut path = Vec::new();
+        let mut last = 0;
+        while last < 16 {
+            last = next_depth(&done(last), 16, ms(0), None);
+            path.push(last);
+        }
+        assert_eq!(path, [1, 2, 3, 4, 5, 6, 8, 10, 12, 14, 16]);
+        let mut path = vec![];
+        let mut last = 0;
+        while last < 13 {
+            last = next_depth(&done(last), 13, ms(0), None);
+            path.push(last);
+        }
+        assert_eq!(path, [1, 2, 3, 4, 5, 6, 7, 9, 11, 13]);
+        // Below SKIP_FROM, one at a time whatever the parity; never beyond the last depth.
+        assert_eq!(next_depth(&done(SKIP_FROM - 1), 20, ms(0), None), SKIP_FROM);
+        assert_eq!(next_depth(&done(SKIP_FROM), SKIP_FROM + 2, ms(0), None), SKIP_FROM + 2);
+        assert_eq!(next_depth(&done(SKIP_FROM), SKIP_FROM + 1, ms(0), None), SKIP_FROM + 1);
+        assert_eq!(next_depth(&done(10), 11, ms(0), None), 11);
+        assert_eq!(next_depth(&done(10), 12, ms(0), None), 12);
+        assert_eq!(next_depth(&done(11), 12, ms(0), None), 12);
+        assert_eq!(next_depth(&[], 12, ms(0), None), 1);
+    }
+
+    #[test]
+    fn a_timed_search_skips_a_depth_when_the_next_but_one_fits() {
+        // 8 -> 10 grew 4x (10 -> 40 ms): 12 is predicted to take 160 ms.
+        let done = vec![(6, ms(2)), (7, ms(5)), (8, ms(10)), (9, ms(20)), (10, ms(40))];
+        let budget = |b| Some(ms(b));
+        // From 100 ms, 12 ends at 260: within a budget of 260, not of 259.
+        assert_eq!(next_depth(&done, 30, ms(100), budget(260)), 12);
+        assert_eq!(next_depth(&done, 30, ms(100), budget(259)), 11);
+        // The parity of the last depth does not matter under a budget.
+        assert_eq!(next_depth(&done, 31, ms(100), budget(260)), 12);
+        assert_eq!(next_depth(&done, 31, ms(100), budget(259)), 11);
+        // Not beyond the last depth, and not before SKIP_FROM.
+        assert_eq!(next_depth(&done, 11, ms(0), budget(10_000)), 11);
+        assert_eq!(next_depth(&done[..1], 30, ms(0), budget(10_000)), 8);
+        assert_eq!(next_depth(&run(1, &[1; 5]), 30, ms(0), budget(10_000)), 6);
     }
 
     /// Best moves from square indices.
@@ -370,23 +501,23 @@ mod tests {
     fn a_clock_starts_only_iterations_whose_first_move_ends_in_time() {
         let limit = Some(TimeLimit::new(ms(100), ms(400)));
         let steady = moves(&[19, 19]);
-        // Predicted next 160 ms, its first move 80: from 300 it ends at 380, in time.
-        assert!(start_next(ms(90), limit, &[ms(10), ms(40)], &steady, true));
-        // From 99 ms with a prediction of 3 * 200 = 600 (first move 300): 399, in time.
-        assert!(start_next(ms(99), limit, &[ms(200)], &steady[..1], true));
-        // From 99 ms with 3 * 202 = 606 (first move 303): 402, late.
-        assert!(!start_next(ms(99), limit, &[ms(202)], &steady[..1], true));
+        // Predicted next 160 ms, its first move 80: from 90 it ends at 170, in time.
+        assert!(start_next(ms(90), limit, ms(160), &steady, true));
+        // From 99 ms with a prediction of 600 (first move 300): 399, in time.
+        assert!(start_next(ms(99), limit, ms(600), &steady[..1], true));
+        // From 99 ms with 606 (first move 303): 402, late.
+        assert!(!start_next(ms(99), limit, ms(606), &steady[..1], true));
         // The soft bound stops anything.
-        assert!(!start_next(ms(100), limit, &[ms(1)], &steady, false));
+        assert!(!start_next(ms(100), limit, ms(1), &steady, false));
         // An unstable root doubles the soft bound (up to the hard one).
         let changed = moves(&[19, 26]);
-        assert!(start_next(ms(150), limit, &[ms(10), ms(40)], &changed, false));
-        assert!(!start_next(ms(200), limit, &[ms(1), ms(1)], &changed, true));
+        assert!(start_next(ms(150), limit, ms(160), &changed, false));
+        assert!(!start_next(ms(200), limit, ms(1), &changed, true));
         let tight = Some(TimeLimit::new(ms(100), ms(150)));
-        assert!(start_next(ms(120), tight, &[ms(1), ms(1)], &changed, true));
-        assert!(!start_next(ms(150), tight, &[ms(1), ms(1)], &changed, true));
+        assert!(start_next(ms(120), tight, ms(1), &changed, true));
+        assert!(!start_next(ms(150), tight, ms(1), &changed, true));
         // No time limit: always.
-        assert!(start_next(ms(1_000_000), None, &[ms(1_000_000)], &changed, true));
+        assert!(start_next(ms(1_000_000), None, ms(1_000_000), &changed, true));
     }
 
     #[test]
@@ -415,9 +546,9 @@ mod tests {
         assert_eq!(soft_bound(fixed, &moves(&[19, 19, 19, 19, 19]), true), ms(70));
         // The stop decision uses it.
         let settled = moves(&[19, 19, 19, 19]);
-        assert!(!start_next(ms(50), Some(clock), &[ms(1); 4], &settled, true));
-        assert!(start_next(ms(49), Some(clock), &[ms(1); 4], &settled, true));
-        assert!(start_next(ms(50), Some(clock), &[ms(1); 4], &settled, false));
+        assert!(!start_next(ms(50), Some(clock), ms(1), &settled, true));
+        assert!(start_next(ms(49), Some(clock), ms(1), &settled, true));
+        assert!(start_next(ms(50), Some(clock), ms(1), &settled, false));
     }
 
     #[test]
@@ -425,10 +556,10 @@ mod tests {
         let limit = Some(TimeLimit::new(ms(72), ms(72)));
         let settled = moves(&[19, 19, 19, 19]);
         // Even one that cannot finish: the time would be lost.
-        assert!(start_next(ms(71), limit, &[ms(10), ms(50)], &settled[..2], true));
-        assert!(start_next(ms(71), limit, &[ms(1); 4], &settled, true));
-        assert!(start_next(ms(0), limit, &[], &[], true));
-        assert!(!start_next(ms(72), limit, &[ms(1)], &settled[..1], false));
-        assert!(!start_next(ms(72), limit, &[ms(1), ms(1)], &moves(&[19, 26]), true));
+        assert!(start_next(ms(71), limit, ms(200), &settled[..2], true));
+        assert!(start_next(ms(71), limit, ms(3), &settled, true));
+        assert!(start_next(ms(0), limit, Duration::ZERO, &[], true));
+        assert!(!start_next(ms(72), limit, ms(3), &settled[..1], false));
+        assert!(!start_next(ms(72), limit, ms(3), &moves(&[19, 26]), true));
     }
 }

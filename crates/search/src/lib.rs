@@ -31,7 +31,9 @@
 //!   selective search; with `Selectivity::Off` (or no cut table, or not 8x8) they are the plain
 //!   minimax values. A selective table entry never serves a full-width search. A search that
 //!   reaches every end of the game tries no cut, so exact results stay exact.
-//! - **Iterations**: depth 1, 2, ..., each reported when complete. A partial iteration never
+//! - **Iterations**: depth 1, 2, ..., each reported when complete; from depth 6 a depth is
+//!   skipped where the next is the one the search ends on (`SearchConfig::skip_depths`, on by
+//!   default: to depth 12, 1, ..., 6, 8, 10, 12). A partial iteration never
 //!   replaces a completed one, except for a move proven better than the previous best move by
 //!   completed searches of the aborted iteration (its score is then that iteration's, and
 //!   `depth` stays the last completed one).

@@ -77,7 +77,8 @@ pub fn collect<E: Evaluator>(
         .with_selectivity(Selectivity::Off)
         .with_endgame_empties(0)
         .with_threads(1)
-        .with_multi_pv(false);
+        .with_multi_pv(false)
+        .with_skip_depths(false);
     let horizon = if config.quiescence {
         Horizon::Quiescence
     } else {

@@ -532,6 +532,46 @@ fn iterations_report_in_order_with_legal_honest_pvs() {
 }
 
 #[test]
+fn skipped_depths_change_the_iterations_and_nodes_not_the_values() {
+    // Full width (no cut table): the value of a depth is the same question whichever
+    // iterations led to it. With `skip_depths` the iterations from 6 on go by two towards the
+    // last depth (the parity of the last depth decides where the step of one falls).
+    let positions = random_positions(BoardSize::Eight, 12, 8..30, 27);
+    let (mut fewer, mut total) = (0, 0);
+    for depth in [7u32, 8, 9] {
+        let path: Vec<u32> = (1..=6)
+            .chain((6 + depth % 2..=depth).step_by(2).filter(|&d| d > 6))
+            .collect();
+        for pos in &positions {
+            let mut on = Searcher::new(Mobility, config(Algorithm::Pvs, 4));
+            let mut off = Searcher::new(Mobility, config(Algorithm::Pvs, 4).with_skip_depths(false));
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let ra = on.search(pos, &Limits::depth(depth), |it| a.push(it.depth));
+            let rb = off.search(pos, &Limits::depth(depth), |it| b.push(it.depth));
+            assert_eq!(a, path, "{pos} to depth {depth}");
+            assert_eq!(b, (1..=depth).collect::<Vec<_>>());
+            assert_eq!(
+                (ra.best_move, ra.score, ra.depth),
+                (rb.best_move, rb.score, rb.depth),
+                "{pos}"
+            );
+            let (pv, placed) = replay(pos, &ra.pv);
+            assert!(pv.is_game_over() || placed == depth, "PV {:?} of {pos}", ra.pv);
+            if depth == 7 {
+                // Nothing skipped: the same search.
+                assert_eq!(ra.nodes, rb.nodes);
+            } else {
+                total += 1;
+                fewer += usize::from(ra.nodes < rb.nodes);
+            }
+        }
+    }
+    // Skipping an iteration saves its nodes in most searches.
+    assert!(fewer * 4 >= total * 3, "{fewer} of {total} searches took fewer nodes");
+    assert!(SearchConfig::default().skip_depths);
+}
+
+#[test]
 fn limits_always_return_a_legal_move() {
     let positions = random_positions(BoardSize::Eight, 10, 0..40, 19);
     let mut s = Searcher::new(Mobility, SearchConfig::default());
@@ -710,9 +750,10 @@ fn an_interruptible_solve_comes_after_a_short_search() {
 /// Under a time limit a root with more empties than `endgame_empties` goes to the solver when
 /// the solve fits the time left: with an hour, as soon as the deepening has reached depth 6
 /// and measured its speed. The answer is the solver's (score, move), reported as one exact
-/// iteration after the short ones; the iterations between never run. A depth limit below the
-/// empties, a node limit or `endgame=0` keep the plain deepening, which reaches the end
-/// through every depth.
+/// iteration after the short ones (which skip every second depth from 6: an hour leaves room
+/// for the next-but-one); the iterations between never run. A depth limit below the empties,
+/// a node limit or `endgame=0` keep the plain deepening, which reaches the end (through every
+/// depth without `skip_depths`).
 #[test]
 fn a_timed_search_hands_larger_endgames_to_the_solver() {
     use othello_endgame::{SolveMode, Solver, SolverConfig};
@@ -741,7 +782,8 @@ fn a_timed_search_hands_larger_endgames_to_the_solver() {
             depths.len() >= 6 && depths.len() + 1 < empties as usize,
             "{pos}: {depths:?}"
         );
-        assert_eq!(depths, (1..=depths.len() as u32).collect::<Vec<_>>());
+        let skipping: Vec<u32> = (1..=6).chain((8..).step_by(2)).take(depths.len()).collect();
+        assert_eq!(depths, skipping);
         assert!(short.iter().all(|r| !r.1));
         // With an hour, the solve starts after the first iteration from depth 6 whose search
         // has measured its speed (20 000 nodes, the rule's `MIN_MEASURED_NODES`).
@@ -753,8 +795,15 @@ fn a_timed_search_hands_larger_endgames_to_the_solver() {
         // Without the hand-off the deepening goes through every depth to the end.
         let through_every_depth = |config: SearchConfig, limits: Limits| {
             let mut depths = Vec::new();
-            let r = Searcher::new(Mobility, config).search(pos, &limits, |it| depths.push(it.depth));
+            let r = Searcher::new(Mobility, config.clone().with_skip_depths(false))
+                .search(pos, &limits, |it| depths.push(it.depth));
             assert_eq!(depths, (1..=r.depth).collect::<Vec<_>>(), "{pos}");
+            // Skipping depths reaches the same end.
+            let skipped = Searcher::new(Mobility, config).search(pos, &limits, |_| {});
+            assert_eq!(
+                (skipped.score, skipped.exact, skipped.depth),
+                (r.score, r.exact, r.depth)
+            );
             r
         };
         let off = through_every_depth(

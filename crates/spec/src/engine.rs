@@ -32,6 +32,7 @@ pub const SEARCH_KEYS: &[&str] = &[
     "selectivity",
     "reductions",
     "stablestop",
+    "skipdepths",
 ];
 /// Keys of the MCTS engine.
 pub const MCTS_KEYS: &[&str] = &[
@@ -165,6 +166,9 @@ pub fn search_config(spec: &mut Spec, algorithm: Algorithm) -> Result<(SearchCon
     }
     if let Some(s) = spec.flag("stablestop")? {
         config.stable_stop = s;
+    }
+    if let Some(s) = spec.flag("skipdepths")? {
+        config.skip_depths = s;
     }
     if let Some(e) = spec.get::<u32>("endgame", "a number of empty squares")? {
         config.endgame_empties = e;
@@ -447,13 +451,18 @@ mod tests {
     #[test]
     fn keys_reach_the_configuration_and_the_limits() {
         let Engine::Search { searcher, limits } =
-            engine("pvs:time=100,nodes=5000,tt=2,threads=2,quiescence=off,killers=off,history=off,mobility=off,aspiration=off,endgame=12,stablestop=off,eval=mobility*10").unwrap()
+            engine("pvs:time=100,nodes=5000,tt=2,threads=2,quiescence=off,killers=off,history=off,mobility=off,aspiration=off,endgame=12,stablestop=off,skipdepths=off,eval=mobility*10").unwrap()
         else {
             panic!("a search")
         };
         let c = searcher.config();
         assert_eq!((c.tt_mib, c.threads, c.endgame_empties), (2, 2, 12));
         assert!(!(c.quiescence || c.killers || c.history || c.mobility_ordering || c.aspiration || c.stable_stop));
+        assert!(!c.skip_depths && SearchConfig::default().skip_depths);
+        let Engine::Search { searcher: skip, .. } = engine("pvs:skipdepths=on").unwrap() else {
+            panic!("a search")
+        };
+        assert!(skip.config().skip_depths);
         assert!(!c.reductions && !SearchConfig::default().reductions);
         let Engine::Search { searcher: on, .. } = engine("pvs:reductions=on").unwrap() else {
             panic!("a search")
@@ -548,7 +557,7 @@ mod tests {
             ),
             (
                 "pvs:playouts=3",
-                "unknown key 'playouts' for engine 'pvs' (known: depth, time, nodes, eval, weights, tt, threads, quiescence, killers, history, mobility, aspiration, endgame, selectivity, reductions, stablestop)",
+                "unknown key 'playouts' for engine 'pvs' (known: depth, time, nodes, eval, weights, tt, threads, quiescence, killers, history, mobility, aspiration, endgame, selectivity, reductions, stablestop, skipdepths)",
             ),
             (
                 "mcts:nodes=3,playouts=4",

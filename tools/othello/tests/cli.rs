@@ -572,6 +572,10 @@ const BENCH_SIGNATURE_DEPTH_6: u64 = 77390;
 /// move order and the plies they pass on (killers are kept per ply) show in the count.
 const BENCH_SIGNATURE_REDUCTIONS_DEPTH_6: u64 = 65765;
 
+/// The signature at depth 8, the first depth whose iterations skip one (`skipdepths`, on by
+/// default: 1-6 then 8), and with every depth iterated (`pvs:skipdepths=off`).
+const BENCH_SIGNATURE_DEPTH_8: [u64; 2] = [231783, 312552];
+
 #[test]
 fn bench_signature() {
     let o = othello(&["bench", "--depth", "6", "--json"]);
@@ -615,6 +619,14 @@ fn bench_signature() {
         BENCH_SIGNATURE_REDUCTIONS_DEPTH_6,
         "bench signature with reductions changed"
     );
+    for (spec, nodes) in ["pvs", "pvs:skipdepths=off"].into_iter().zip(BENCH_SIGNATURE_DEPTH_8) {
+        let eight = json_lines(&othello(&["bench", "--depth", "8", "--json", "--engine", spec]));
+        assert_eq!(
+            eight.last().unwrap()["nodes"].as_u64().unwrap(),
+            nodes,
+            "bench signature at depth 8 of {spec} changed"
+        );
+    }
 }
 
 #[test]

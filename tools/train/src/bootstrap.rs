@@ -124,7 +124,8 @@ pub fn label_band<E: Evaluator>(
     let config = SearchConfig::default()
         .with_tt_mib(16)
         .with_endgame_empties(0)
-        .with_selectivity(othello_search::Selectivity::Off);
+        .with_selectivity(othello_search::Selectivity::Off)
+        .with_skip_depths(false);
     let mut searcher = Searcher::new(eval, config);
     let mut band = Band::default();
     for c in chosen {

@@ -318,10 +318,12 @@ pub fn label_searcher(eval: SelfPlayEval, name: &str, selectivity: Selectivity) 
 /// The search label of `pos`: the value of a fresh `depth` search with `searcher` (its table
 /// cleared first, so the value does not depend on earlier searches), or with `mean_of` K > 1
 /// the mean of its last K iterations' values, in centi-discs clamped to a disc count; and the
-/// search's nodes.
+/// search's nodes. The searcher is set to iterate every depth (`skip_depths` off), so that
+/// each of those iterations runs and the labels do not move with the search's default.
 pub fn search_label(searcher: &mut Searcher<SelfPlayEval>, pos: &Position, depth: u32, mean_of: u32) -> (i32, u64) {
     let mean_of = mean_of.clamp(1, depth.max(1));
     let first = depth + 1 - mean_of;
+    searcher.config_mut().skip_depths = false;
     searcher.new_game();
     let mut by_depth = Vec::new();
     let r = searcher.search(pos, &Limits::depth(depth), |it| {

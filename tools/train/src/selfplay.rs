@@ -134,8 +134,10 @@ pub fn play_game(config: &GamesConfig, index: u32, searcher: &mut Searcher<SelfP
     }
 }
 
-/// A searcher with the evaluation `eval`, no endgame solving, full width (self-play, search
-/// labels: so that the games and labels do not depend on the search's default selectivity).
+/// A searcher with the evaluation `eval`, no endgame solving, full width, every depth iterated
+/// (self-play, search labels: so that the games and labels do not depend on the search's
+/// default selectivity, and a label that is the mean of the last iterations finds each of
+/// them).
 pub fn searcher(eval: &PlayEval) -> TrainResult<Searcher<SelfPlayEval>> {
     Ok(searcher_of(eval.load()?))
 }
@@ -147,7 +149,8 @@ pub fn searcher_of(eval: SelfPlayEval) -> Searcher<SelfPlayEval> {
         SearchConfig::default()
             .with_tt_mib(4)
             .with_endgame_empties(0)
-            .with_selectivity(othello_search::Selectivity::Off),
+            .with_selectivity(othello_search::Selectivity::Off)
+            .with_skip_depths(false),
     )
 }
 

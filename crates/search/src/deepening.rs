@@ -176,6 +176,12 @@ pub(crate) fn start_next(
     elapsed + next.mul_f64(FIRST_MOVE_SHARE) <= limit.hard
 }
 
+/// The aspiration guess of the iteration at `depth`: the score of the completed iteration two
+/// depths up (the same parity), if it ran (`scores`: depth and score of each completed one).
+pub(crate) fn aspiration_guess(scores: &[(u32, i32)], depth: u32) -> Option<i32> {
+    scores.iter().find(|&&(d, _)| d + 2 == depth).map(|&(_, s)| s)
+}
+
 /// A completed iteration (or a proven move of an aborted one).
 #[derive(Clone, Debug)]
 pub(crate) struct Completed {
@@ -325,7 +331,7 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
             break;
         }
         let previous_best = last.as_ref().map(|c| c.best);
-        let guess = scores.iter().find(|&&(d, _)| d + 2 == depth).map(|&(_, s)| s);
+        let guess = aspiration_guess(&scores, depth);
         let started = clock.since_origin();
         let out = iteration(worker, pos, depth, &mut order, previous_best, guess, config);
         if !out.completed {
@@ -470,6 +476,19 @@ mod tests {
         assert_eq!(next_depth(&done(10), 12, ms(0), None), 12);
         assert_eq!(next_depth(&done(11), 12, ms(0), None), 12);
         assert_eq!(next_depth(&[], 12, ms(0), None), 1);
+    }
+
+    #[test]
+    fn the_aspiration_guess_is_the_score_two_depths_up() {
+        let every = [(1, 10), (2, 20), (3, 30), (4, 40)];
+        assert_eq!(aspiration_guess(&every, 5), Some(30));
+        assert_eq!(aspiration_guess(&every, 3), Some(10));
+        assert_eq!(aspiration_guess(&every, 2), None);
+        // After a skip (6, then 8): 10 is guessed from 8, 9 (one deeper) from nothing.
+        let skipped = [(5, 50), (6, 60), (8, 80)];
+        assert_eq!(aspiration_guess(&skipped, 10), Some(80));
+        assert_eq!(aspiration_guess(&skipped, 9), None);
+        assert_eq!(aspiration_guess(&[], 3), None);
     }
 
     #[test]

@@ -117,12 +117,12 @@ pub(crate) fn predict(done: &[(u32, Duration)], depth: u32) -> Duration {
 /// The depth of the iteration after the completed ones (`done`, oldest first; the last at
 /// depth `last`), `elapsed` after the call of the search, for a search to `max_depth`:
 /// two deeper where an iteration of the same parity is what the search will end on, else one
-/// deeper. An iteration is worth as much to the next-but-one as the one between them is
-/// (the table's moves of the depth of the same parity order it about as well; measured in
-/// docs/search.md, "Iterations that skip a depth"), so the depth between is spent only
-/// where the search may end on it: from depth [`SKIP_FROM`], under a time `budget` (the
-/// soft bound) when the iteration two deeper is predicted ([`predict`]) to end within it,
-/// and without one when `max_depth` has the parity of `last + 2`.
+/// deeper. An iteration is worth about as much to the next-but-one as the one between them is
+/// (the time to a depth, measured in docs/search.md, "Iterations that skip a depth"), so the
+/// depth between is spent only where the search may end on it: from depth [`SKIP_FROM`],
+/// under a time `budget` (the soft bound) when the iteration two deeper is predicted
+/// ([`predict`]) to end within it, and without one when `max_depth` has the parity of
+/// `last + 2`.
 pub(crate) fn next_depth(done: &[(u32, Duration)], max_depth: u32, elapsed: Duration, budget: Option<Duration>) -> u32 {
     let last = done.last().map_or(0, |&(d, _)| d);
     if last < SKIP_FROM || last + 2 > max_depth {

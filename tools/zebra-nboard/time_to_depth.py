@@ -24,6 +24,11 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+# The adapter beside this script speaks the driver's protocol: its `Driver` is used here.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from zebra_nboard import Driver  # noqa: E402
 
 
 class UsageError(Exception):
@@ -71,43 +76,14 @@ def parse_driver_answer(line: str) -> int:
     return int(float(parts[2]))
 
 
-class Driver:
-    """A running driver process."""
-
-    def __init__(self, command: list[str]):
-        self.proc = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-
-    def ask(self, line: str) -> str:
-        assert self.proc.stdin and self.proc.stdout
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-        answer = self.proc.stdout.readline()
-        if not answer:
-            raise RuntimeError(f"the driver ended without answering {line!r}")
-        return answer
-
-    def search(self, position: str, depth: int) -> tuple[float, int]:
-        """Seconds (wall, through the pipe) and nodes of a fresh depth-`depth` search."""
-        if self.ask("new").strip() != "ok":
-            raise RuntimeError("the driver did not answer 'ok' to 'new'")
-        start = time.perf_counter()
-        answer = self.ask(f"{position} {depth} 0")
-        return time.perf_counter() - start, parse_driver_answer(answer)
-
-    def close(self) -> None:
-        try:
-            assert self.proc.stdin
-            self.proc.stdin.write("quit\n")
-            self.proc.stdin.close()
-            self.proc.wait(timeout=10)
-        except (OSError, subprocess.TimeoutExpired):
-            self.proc.kill()
+def zebra(driver: Driver, position: str, depth: int) -> tuple[float, int]:
+    """Seconds (wall, through the pipe) and nodes of a fresh depth-`depth` search by the
+    driver (the adapter's `Driver`: it raises on a refusal or a driver that exits)."""
+    if driver.ask("new") != "ok":
+        raise RuntimeError("the driver did not answer 'ok' to 'new'")
+    start = time.perf_counter()
+    answer = driver.ask(f"{position} {depth} 0")
+    return time.perf_counter() - start, parse_driver_answer(answer)
 
 
 def ours(othello: str, spec: str, position: str, depth: int) -> tuple[float, int]:
@@ -185,7 +161,7 @@ def main(argv=None) -> int:
             depths,
             engines,
             lambda spec, pos, d: ours(args.othello, spec, pos, d),
-            driver.search if driver else None,
+            (lambda pos, d: zebra(driver, pos, d)) if driver else None,
             args.runs,
         )
     except (RuntimeError, OSError, ValueError) as e:

@@ -124,8 +124,7 @@ pub fn label_band<E: Evaluator>(
     let config = SearchConfig::default()
         .with_tt_mib(16)
         .with_endgame_empties(0)
-        .with_selectivity(othello_search::Selectivity::Off)
-        .with_skip_depths(false);
+        .with_selectivity(othello_search::Selectivity::Off);
     let mut searcher = Searcher::new(eval, config);
     let mut band = Band::default();
     for c in chosen {

@@ -753,6 +753,9 @@ mod tests {
         let (labels, _) = labels_of(&config, &games(3));
         assert!(labels.len() >= 40);
         let mut s = searcher(&PlayEval::Pattern).unwrap();
+        // Fresh searches of depths 7 and 8 through every depth, as the labeller's iterations
+        // run (a selective value depends on the iterations' windows).
+        s.config_mut().skip_depths = false;
         let mut differs = 0;
         let mut mean = |pos: &Position, sel: Selectivity| {
             s.config_mut().selectivity = sel;

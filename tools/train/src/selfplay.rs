@@ -134,10 +134,10 @@ pub fn play_game(config: &GamesConfig, index: u32, searcher: &mut Searcher<SelfP
     }
 }
 
-/// A searcher with the evaluation `eval`, no endgame solving, full width, every depth iterated
-/// (self-play, search labels: so that the games and labels do not depend on the search's
-/// default selectivity, and a label that is the mean of the last iterations finds each of
-/// them).
+/// A searcher with the evaluation `eval`, no endgame solving, full width (self-play, search
+/// labels: so that the games and labels do not depend on the search's default selectivity;
+/// full-width values do not depend on skipped depths either, and `search_label`, which reads
+/// the iterations themselves, runs every depth).
 pub fn searcher(eval: &PlayEval) -> TrainResult<Searcher<SelfPlayEval>> {
     Ok(searcher_of(eval.load()?))
 }
@@ -149,8 +149,7 @@ pub fn searcher_of(eval: SelfPlayEval) -> Searcher<SelfPlayEval> {
         SearchConfig::default()
             .with_tt_mib(4)
             .with_endgame_empties(0)
-            .with_selectivity(othello_search::Selectivity::Off)
-            .with_skip_depths(false),
+            .with_selectivity(othello_search::Selectivity::Off),
     )
 }
 

@@ -3,12 +3,14 @@
 use crate::Selectivity;
 
 /// The default [`SearchConfig::selectivity`].
-/// Level 2 (2.0 sigma) since 2026-12-02: at equal depth 10 it cost -6.1 +/- 17.3 Elo against
-/// full width (400 games, within the 20 allowed; level 1 cost -37.5 +/- 20.8), and against
-/// Zebra at equal time it scored better than level 3 (docs/search.md, "Selectivity";
-/// docs/BENCHMARKS.md, "Strength against Zebra"). It reaches depth 14 in about a fifth of the
-/// nodes of a full-width depth 12.
-pub(crate) const DEFAULT_SELECTIVITY: Selectivity = Selectivity::Level(2);
+/// Level 0 with 8 full-width plies (`0@8`, Zebra's rule: cuts at 1.1 sigma, none whose
+/// shallow search ends before ply 8) since 2026-12-06: its tree grows about 2x per two plies
+/// where level 2's grows 3-4x, so at a fixed time per move it searches 3-4 plies deeper in the
+/// midgame, and against Zebra at equal time it scored better than level 2 at Zebra's depth 16
+/// and as well at its depth 12 (docs/search.md, "Selectivity"; docs/BENCHMARKS.md, "Strength
+/// against Zebra"). Searches to depth 6 or less are full-width under it. Level 2 (2.0 sigma
+/// everywhere) was the default from 2026-12-02.
+pub(crate) const DEFAULT_SELECTIVITY: Selectivity = Selectivity::LevelFrom(0, 8);
 
 /// The tree-search algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

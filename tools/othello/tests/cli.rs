@@ -565,16 +565,26 @@ fn all_moves_reports_the_nodes_it_searched() {
 
 /// The bench signature: the total node count of `othello bench` at depth 6, single thread.
 /// It changes only when the search's behaviour changes; update it on purpose (see
-/// docs/BENCHMARKS.md, "The bench signature").
-const BENCH_SIGNATURE_DEPTH_6: u64 = 77390;
+/// docs/BENCHMARKS.md, "The bench signature"). The default selectivity (`0@8`) cuts no node
+/// of a search this shallow, so this is also the full-width count.
+const BENCH_SIGNATURE_DEPTH_6: u64 = 110594;
 
-/// The same signature with late-move reductions (`pvs:reductions=on`, off by default): their
-/// move order and the plies they pass on (killers are kept per ply) show in the count.
+/// The signature at depth 6 of selectivity level 2 everywhere (`--selectivity 2`, the
+/// default before `0@8`), which cuts at every depth from 3.
+const BENCH_SIGNATURE_LEVEL_2_DEPTH_6: u64 = 77390;
+
+/// The level-2 signature with late-move reductions (`pvs:reductions=on,selectivity=2`;
+/// reductions are off by default, and under `0@8` they start where the cuts do): their move
+/// order and the plies they pass on (killers are kept per ply) show in the count.
 const BENCH_SIGNATURE_REDUCTIONS_DEPTH_6: u64 = 65765;
 
-/// The signature at depth 8, the first depth whose iterations skip one (`skipdepths`, on by
-/// default: 1-6 then 8), and with every depth iterated (`pvs:skipdepths=off`).
+/// The level-2 signature at depth 8, the first depth whose iterations skip one (`skipdepths`,
+/// on by default: 1-6 then 8), and with every depth iterated (`skipdepths=off`).
 const BENCH_SIGNATURE_DEPTH_8: [u64; 2] = [231783, 312552];
+
+/// The default's signature at depth 10, the first bench depth where `0@8` cuts nodes (a
+/// shallow search of 3 plies from a node at ply 5).
+const BENCH_SIGNATURE_DEPTH_10: u64 = 1302238;
 
 #[test]
 fn bench_signature() {
@@ -606,20 +616,36 @@ fn bench_signature() {
         BENCH_SIGNATURE_DEPTH_6,
         "bench signature changed"
     );
+    let nodes_of = |args: &[&str]| -> u64 {
+        let o = othello(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        json_lines(&o).last().unwrap()["nodes"].as_u64().unwrap()
+    };
+    let level_2 = nodes_of(&["bench", "--depth", "6", "--json", "--selectivity", "2"]);
+    assert_eq!(
+        level_2, BENCH_SIGNATURE_LEVEL_2_DEPTH_6,
+        "level-2 bench signature changed"
+    );
+    // The default is the full-width search at this depth.
+    let off = nodes_of(&["bench", "--depth", "6", "--json", "--selectivity", "off"]);
+    assert_eq!(off, BENCH_SIGNATURE_DEPTH_6);
     let reduced = json_lines(&othello(&[
         "bench",
         "--depth",
         "6",
         "--json",
         "--engine",
-        "pvs:reductions=on",
+        "pvs:reductions=on,selectivity=2",
     ]));
     assert_eq!(
         reduced.last().unwrap()["nodes"].as_u64().unwrap(),
         BENCH_SIGNATURE_REDUCTIONS_DEPTH_6,
         "bench signature with reductions changed"
     );
-    for (spec, nodes) in ["pvs", "pvs:skipdepths=off"].into_iter().zip(BENCH_SIGNATURE_DEPTH_8) {
+    for (spec, nodes) in ["pvs:selectivity=2", "pvs:selectivity=2,skipdepths=off"]
+        .into_iter()
+        .zip(BENCH_SIGNATURE_DEPTH_8)
+    {
         let eight = json_lines(&othello(&["bench", "--depth", "8", "--json", "--engine", spec]));
         assert_eq!(
             eight.last().unwrap()["nodes"].as_u64().unwrap(),
@@ -627,6 +653,13 @@ fn bench_signature() {
             "bench signature at depth 8 of {spec} changed"
         );
     }
+    let ten = nodes_of(&["bench", "--depth", "10", "--json"]);
+    assert_eq!(ten, BENCH_SIGNATURE_DEPTH_10, "bench signature at depth 10 changed");
+    let ten_off = nodes_of(&["bench", "--depth", "10", "--json", "--selectivity", "off"]);
+    assert!(
+        ten < ten_off / 2,
+        "the default cuts at depth 10: {ten} against {ten_off}"
+    );
 }
 
 #[test]

@@ -72,6 +72,11 @@ pub struct CutsArgs {
     /// Quiescence of the searches (the CLI engine's default: on).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     quiescence: bool,
+    /// Threads that collect the samples, each searching its own consecutive share of the
+    /// positions with its own searcher (a sample is a full-width value of one position, the
+    /// same whichever thread searched it: the samples file is the same for any count).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// No progress on stderr.
     #[arg(long)]
     quiet: bool,
@@ -210,10 +215,48 @@ fn fit_table(
     }
 }
 
+/// [`probcut::collect`] to `depth` on `threads` threads, each on its own consecutive share
+/// of `positions`, the shares' samples concatenated in order: the samples of one thread.
+/// Progress on stderr every 20 positions unless `quiet` (times from `t`).
+fn collect_parallel(
+    eval: &PatternEval,
+    positions: &[Position],
+    (depth, threads, quiet): (u32, usize, bool),
+    config: &SearchConfig,
+    t: Instant,
+) -> Vec<Sample> {
+    let n = positions.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let share = n.div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = positions
+            .chunks(share)
+            .map(|chunk| {
+                let done = &done;
+                scope.spawn(move || {
+                    probcut::collect(eval, chunk, depth, config, |_| {
+                        let i = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        if !quiet && i.is_multiple_of(20) {
+                            eprintln!("cuts: {i}/{n} searched, {:.1} s", t.elapsed().as_secs_f64());
+                        }
+                    })
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
 /// Runs `cuts`.
 pub fn run(a: &CutsArgs) -> TrainResult {
     if !(3..=30).contains(&a.depth) {
         return Err(bad(format!("bad --depth {}: expected 3 to 30", a.depth)));
+    }
+    if !(1..=256).contains(&a.threads) {
+        return Err(bad(format!("bad --threads {}: expected 1 to 256", a.threads)));
     }
     if a.stride == 0 {
         return Err(bad("bad --stride 0: expected at least 1".into()));
@@ -248,12 +291,7 @@ pub fn run(a: &CutsArgs) -> TrainResult {
             );
             let config = SearchConfig::default().with_quiescence(a.quiescence);
             let eval = PatternEval::new(&weights);
-            let n = positions.len();
-            let samples = probcut::collect(&eval, &positions, a.depth, &config, |i| {
-                if !a.quiet && i % 20 == 0 {
-                    eprintln!("cuts: {i}/{n} searched, {:.1} s", t.elapsed().as_secs_f64());
-                }
-            });
+            let samples = collect_parallel(&eval, &positions, (a.depth, a.threads, a.quiet), &config, t);
             if let Some(path) = &a.samples {
                 write_samples(path, &samples)?;
             }
@@ -338,6 +376,39 @@ mod tests {
             .collect();
         let e = fit_table(&old, None, 4, false, true, 2).unwrap_err().to_string();
         assert!(e.contains("no horizon values"), "{e}");
+    }
+
+    #[test]
+    fn threads_collect_the_samples_of_one_thread() {
+        // The positions of one game (a fixed, varied choice of moves), and a finished game.
+        use othello_rules::{Bitboard, BoardSize, Color};
+        let mut pos = Position::start();
+        let mut positions = vec![pos];
+        for i in 0..40usize {
+            let moves = pos.moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(moves[(i * 7) % moves.len()]).unwrap();
+            positions.push(pos);
+        }
+        let full = Position::from_discs(
+            Bitboard::from(u64::MAX),
+            Bitboard::from(0),
+            Color::Black,
+            BoardSize::Eight,
+        );
+        positions.insert(3, full.unwrap());
+        let weights = Weights::from_bytes(othello_pattern::DEFAULT_WEIGHTS).unwrap();
+        let eval = PatternEval::new(&weights);
+        let config = SearchConfig::default();
+        let one = collect_parallel(&eval, &positions, (4, 1, true), &config, Instant::now());
+        assert_eq!(one.len(), positions.len() - 1, "the finished game is skipped");
+        assert!(one.iter().all(|s| s.values.len() == 4 && s.horizon.is_some()));
+        for threads in [2, 3, 7, 64] {
+            let many = collect_parallel(&eval, &positions, (4, threads, true), &config, Instant::now());
+            assert_eq!(many, one, "{threads} threads");
+        }
     }
 
     #[test]

@@ -217,17 +217,16 @@ fn fit_table(
 
 /// [`probcut::collect`] to `depth` on `threads` threads, each on its own consecutive share
 /// of `positions`, the shares' samples concatenated in order: the samples of one thread.
-/// Progress on stderr every 20 positions unless `quiet` (times from `t`).
+/// `progress` gets the count of positions searched so far (all threads together) after each.
 fn collect_parallel(
     eval: &PatternEval,
     positions: &[Position],
-    (depth, threads, quiet): (u32, usize, bool),
+    (depth, threads): (u32, usize),
     config: &SearchConfig,
-    t: Instant,
+    progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<Sample> {
-    let n = positions.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let share = n.div_ceil(threads.max(1)).max(1);
+    let share = positions.len().div_ceil(threads.max(1)).max(1);
     std::thread::scope(|scope| {
         let handles: Vec<_> = positions
             .chunks(share)
@@ -235,10 +234,7 @@ fn collect_parallel(
                 let done = &done;
                 scope.spawn(move || {
                     probcut::collect(eval, chunk, depth, config, |_| {
-                        let i = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                        if !quiet && i.is_multiple_of(20) {
-                            eprintln!("cuts: {i}/{n} searched, {:.1} s", t.elapsed().as_secs_f64());
-                        }
+                        progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
                     })
                 })
             })
@@ -291,7 +287,13 @@ pub fn run(a: &CutsArgs) -> TrainResult {
             );
             let config = SearchConfig::default().with_quiescence(a.quiescence);
             let eval = PatternEval::new(&weights);
-            let samples = collect_parallel(&eval, &positions, (a.depth, a.threads, a.quiet), &config, t);
+            let n = positions.len();
+            let progress = |i: usize| {
+                if !a.quiet && i.is_multiple_of(20) {
+                    eprintln!("cuts: {i}/{n} searched, {:.1} s", t.elapsed().as_secs_f64());
+                }
+            };
+            let samples = collect_parallel(&eval, &positions, (a.depth, a.threads), &config, &progress);
             if let Some(path) = &a.samples {
                 write_samples(path, &samples)?;
             }
@@ -402,12 +404,19 @@ mod tests {
         let weights = Weights::from_bytes(othello_pattern::DEFAULT_WEIGHTS).unwrap();
         let eval = PatternEval::new(&weights);
         let config = SearchConfig::default();
-        let one = collect_parallel(&eval, &positions, (4, 1, true), &config, Instant::now());
+        let one = collect_parallel(&eval, &positions, (4, 1), &config, &|_| ());
         assert_eq!(one.len(), positions.len() - 1, "the finished game is skipped");
         assert!(one.iter().all(|s| s.values.len() == 4 && s.horizon.is_some()));
         for threads in [2, 3, 7, 64] {
-            let many = collect_parallel(&eval, &positions, (4, threads, true), &config, Instant::now());
+            // Progress counts every searched position once, 1 to the number of samples.
+            let seen = std::sync::Mutex::new(Vec::new());
+            let many = collect_parallel(&eval, &positions, (4, threads), &config, &|i| {
+                seen.lock().unwrap().push(i)
+            });
             assert_eq!(many, one, "{threads} threads");
+            let mut seen = seen.into_inner().unwrap();
+            seen.sort_unstable();
+            assert_eq!(seen, (1..=one.len()).collect::<Vec<_>>(), "{threads} threads");
         }
     }
 

@@ -8,7 +8,7 @@ use crate::Selectivity;
 /// where level 2's grows 3-4x, so at a fixed time per move it searches 3-4 plies deeper in the
 /// midgame, and against Zebra at equal time it scored better than level 2 at Zebra's depth 16
 /// and as well at its depth 12 (docs/search.md, "Selectivity"; docs/BENCHMARKS.md, "Strength
-/// against Zebra"). Searches to depth 6 or less are full-width under it. Level 2 (2.0 sigma
+/// against Zebra"). Searches to depth 8 or less are full-width under it. Level 2 (2.0 sigma
 /// everywhere) was the default from 2026-12-02.
 pub(crate) const DEFAULT_SELECTIVITY: Selectivity = Selectivity::LevelFrom(0, 8);
 

@@ -3,14 +3,16 @@
 use crate::Selectivity;
 
 /// The default [`SearchConfig::selectivity`].
-/// Level 0 with 8 full-width plies (`0@8`, Zebra's rule: cuts at 1.1 sigma, none whose
-/// shallow search ends before ply 8) since 2026-12-06: its tree grows about 2x per two plies
-/// where level 2's grows 3-4x, so at a fixed time per move it searches 3-4 plies deeper in the
-/// midgame, and against Zebra at equal time it scored better than level 2 at Zebra's depth 16
-/// and as well at its depth 12 (docs/search.md, "Selectivity"; docs/BENCHMARKS.md, "Strength
-/// against Zebra"). Searches to depth 8 or less are full-width under it. Level 2 (2.0 sigma
-/// everywhere) was the default from 2026-12-02.
-pub(crate) const DEFAULT_SELECTIVITY: Selectivity = Selectivity::LevelFrom(0, 8);
+/// Level 0 with 6 full-width plies (`0@6`: cuts at 1.1 sigma, none whose shallow search ends
+/// before ply 6) since 2026-12-06. Its tree grows about 2x per two plies where level 2's grows
+/// 3-4x, so at a fixed time per move it searches 3-5 plies deeper in the midgame. Against Zebra
+/// at equal time it scored better than level 2, and at least as well as Zebra's own rule
+/// (`0@8`, the default for a few hours of that day); at very short move times it is as strong
+/// as level 2, where `0@8` is weaker (docs/search.md, "Selectivity"; docs/BENCHMARKS.md,
+/// "Strength against Zebra"). Searches to depth 7 or less are full-width under it (the
+/// embedded cut table's pairs shallow by 2 plies or more). Level 2 (2.0 sigma everywhere) was
+/// the default from 2026-12-02.
+pub(crate) const DEFAULT_SELECTIVITY: Selectivity = Selectivity::LevelFrom(0, 6);
 
 /// The tree-search algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -565,16 +565,16 @@ fn all_moves_reports_the_nodes_it_searched() {
 
 /// The bench signature: the total node count of `othello bench` at depth 6, single thread.
 /// It changes only when the search's behaviour changes; update it on purpose (see
-/// docs/BENCHMARKS.md, "The bench signature"). The default selectivity (`0@8`) cuts no node
+/// docs/BENCHMARKS.md, "The bench signature"). The default selectivity (`0@6`) cuts no node
 /// of a search this shallow, so this is also the full-width count.
 const BENCH_SIGNATURE_DEPTH_6: u64 = 110594;
 
 /// The signature at depth 6 of selectivity level 2 everywhere (`--selectivity 2`, the
-/// default before `0@8`), which cuts at every depth from 3.
+/// default before `0@8` and `0@6`), which cuts at every depth from 3.
 const BENCH_SIGNATURE_LEVEL_2_DEPTH_6: u64 = 77390;
 
 /// The level-2 signature with late-move reductions (`pvs:reductions=on,selectivity=2`;
-/// reductions are off by default, and under `0@8` they start where the cuts do): their move
+/// reductions are off by default, and under `0@6` they start where the cuts do): their move
 /// order and the plies they pass on (killers are kept per ply) show in the count.
 const BENCH_SIGNATURE_REDUCTIONS_DEPTH_6: u64 = 65765;
 
@@ -582,9 +582,10 @@ const BENCH_SIGNATURE_REDUCTIONS_DEPTH_6: u64 = 65765;
 /// on by default: 1-6 then 8), and with every depth iterated (`skipdepths=off`).
 const BENCH_SIGNATURE_DEPTH_8: [u64; 2] = [231783, 312552];
 
-/// The default's signature at depth 10, the first bench depth where `0@8` cuts nodes (a
-/// shallow search of 3 plies from a node at ply 5).
-const BENCH_SIGNATURE_DEPTH_10: u64 = 1302238;
+/// The default's signatures at depths 8 and 10: 8 is the first bench depth where `0@6` cuts
+/// nodes (the embedded cut table's pairs shallow by 2 plies or more, so a cut needs depth 8: a
+/// shallow search to ply 6, such as 3 plies from a node at ply 3).
+const BENCH_SIGNATURE_DEFAULT: [(u32, u64); 2] = [(8, 204026), (10, 439833)];
 
 #[test]
 fn bench_signature() {
@@ -653,13 +654,16 @@ fn bench_signature() {
             "bench signature at depth 8 of {spec} changed"
         );
     }
-    let ten = nodes_of(&["bench", "--depth", "10", "--json"]);
-    assert_eq!(ten, BENCH_SIGNATURE_DEPTH_10, "bench signature at depth 10 changed");
-    let ten_off = nodes_of(&["bench", "--depth", "10", "--json", "--selectivity", "off"]);
-    assert!(
-        ten < ten_off / 2,
-        "the default cuts at depth 10: {ten} against {ten_off}"
-    );
+    for (depth, nodes) in BENCH_SIGNATURE_DEFAULT {
+        let depth = depth.to_string();
+        let default = nodes_of(&["bench", "--depth", &depth, "--json"]);
+        assert_eq!(default, nodes, "bench signature at depth {depth} changed");
+        let off = nodes_of(&["bench", "--depth", &depth, "--json", "--selectivity", "off"]);
+        assert!(
+            default < off / 2,
+            "the default cuts at depth {depth}: {default} against {off}"
+        );
+    }
 }
 
 #[test]

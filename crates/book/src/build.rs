@@ -166,6 +166,97 @@ pub fn build(
     search: &mut dyn FnMut(&Position) -> Vec<(Move, i32)>,
     on_event: &mut dyn FnMut(BuildEvent<'_>),
 ) -> Result<BuildReport, EntryError> {
+    grow(
+        book,
+        root,
+        config,
+        1,
+        &mut |positions| positions.iter().map(|p| searched_values(p, search)).collect(),
+        on_event,
+    )
+}
+
+/// [`build`] with the searches spread over threads, one searcher each (`searchers.len()`
+/// threads). The candidates are searched ahead in chunks of `config.batch`, each searcher taking
+/// the next position of the chunk as it finishes one, then added in the plan's order exactly
+/// as [`build`] adds them: with searchers whose values depend only on the position (a fresh
+/// table each time and a fixed depth, as `othello book build` sets up its engines), the book
+/// is the one [`build`] makes with any one of them, for any number of threads (tested). A
+/// position the sequential build would have skipped (added in the same chunk as the position
+/// after a forced pass) is searched and its values dropped.
+///
+/// # Errors
+/// As [`build`].
+///
+/// # Panics
+/// If `searchers` is empty, or a searcher panics.
+pub fn build_parallel<S>(
+    book: &mut Book,
+    root: &Position,
+    config: &BuildConfig,
+    searchers: &mut [S],
+    on_event: &mut dyn FnMut(BuildEvent<'_>),
+) -> Result<BuildReport, EntryError>
+where
+    S: FnMut(&Position) -> Vec<(Move, i32)> + Send,
+{
+    assert!(!searchers.is_empty(), "build_parallel needs at least one searcher");
+    let chunk = config.batch.max(1);
+    grow(
+        book,
+        root,
+        config,
+        chunk,
+        &mut |positions| search_parallel(positions, searchers),
+        on_event,
+    )
+}
+
+/// The values of `positions` (as [`searched_values`] gives them), in order, each searched by
+/// one of `searchers` on its own thread.
+fn search_parallel<S>(positions: &[Position], searchers: &mut [S]) -> Vec<SearchedValues>
+where
+    S: FnMut(&Position) -> Vec<(Move, i32)> + Send,
+{
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<SearchedValues>>> = Mutex::new(vec![None; positions.len()]);
+    std::thread::scope(|scope| {
+        for search in searchers.iter_mut() {
+            let (next, results) = (&next, &results);
+            scope.spawn(move || {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(pos) = positions.get(i) else { break };
+                    let values = searched_values(pos, &mut *search);
+                    results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(values);
+                }
+            });
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .into_iter()
+        .map(|v| v.expect("every position searched"))
+        .collect()
+}
+
+/// What [`searched_values`] returns for one position.
+type SearchedValues = Vec<(Position, Vec<(Move, i32)>)>;
+
+/// The loop of [`build`] and [`build_parallel`]: `search_many` gives the values of up to
+/// `chunk` positions at once (in order); they are added one by one in the plan's order, each
+/// checked against the book as it stands then, so the book does not depend on `chunk`.
+fn grow(
+    book: &mut Book,
+    root: &Position,
+    config: &BuildConfig,
+    chunk: usize,
+    search_many: &mut dyn FnMut(&[Position]) -> Vec<SearchedValues>,
+    on_event: &mut dyn FnMut(BuildEvent<'_>),
+) -> Result<BuildReport, EntryError> {
     let mut report = BuildReport {
         rounds: 0,
         searched: 0,
@@ -180,25 +271,30 @@ pub fn build(
         report.rounds += 1;
         let planned = candidates.len().min(room);
         let mut batch = Vec::new();
-        for c in candidates.iter().take(planned) {
-            if book.contains(&c.position) {
-                continue; // added as the position after a forced pass
-            }
-            batch.extend(searched_values(&c.position, search));
-            report.searched += 1;
-            on_event(BuildEvent::Searched {
-                position: &c.position,
-                searched: report.searched,
-                planned,
-                round: report.rounds,
-            });
-            if batch.len() >= config.batch.max(1) {
-                book.insert_searched(&batch)?;
-                batch.clear();
-                on_event(BuildEvent::Added {
-                    book,
+        for group in candidates[..planned].chunks(chunk.max(1)) {
+            // Added as the position after a forced pass: not searched again.
+            let todo: Vec<Position> = group.iter().map(|c| c.position).filter(|p| !book.contains(p)).collect();
+            let values = search_many(&todo);
+            for (pos, values) in todo.iter().zip(values) {
+                if book.contains(pos) {
+                    continue; // added while this group was added, as the sequential build skips it
+                }
+                batch.extend(values);
+                report.searched += 1;
+                on_event(BuildEvent::Searched {
+                    position: pos,
                     searched: report.searched,
+                    planned,
+                    round: report.rounds,
                 });
+                if batch.len() >= config.batch.max(1) {
+                    book.insert_searched(&batch)?;
+                    batch.clear();
+                    on_event(BuildEvent::Added {
+                        book,
+                        searched: report.searched,
+                    });
+                }
             }
         }
         if !batch.is_empty() {

@@ -3,7 +3,8 @@
 //! carried back through the symmetry), each with its negamax value and every legal move's
 //! value in centi-discs for the side to move, marked as a searched leaf or as propagated from
 //! the book. [`build`] grows a book from an engine's searches (a breadth-first walk along the
-//! moves within a deviation window of the best, see [`plan`]); [`Book::choose`] picks a move
+//! moves within a deviation window of the best, see [`plan`]; [`build_parallel`] searches on
+//! several threads and gives the same book); [`Book::choose`] picks a move
 //! at random among those within a margin of the best, from a seeded generator.
 //!
 //! ```
@@ -80,6 +81,6 @@ pub use book::{
     Book, BookMove, CHECKSUM_FIELD, ENTRY_HEAD_LEN, Entry, FLAG_EXACT, FLAG_PROPAGATED, FORMAT_VERSION, HEADER_LEN,
     MAGIC, MAX_VALUE, MOVE_LEN, expected_checksum, fnv1a64_extend,
 };
-pub use build::{BuildConfig, BuildEvent, BuildReport, Candidate, build, plan, searched_values};
+pub use build::{BuildConfig, BuildEvent, BuildReport, Candidate, build, build_parallel, plan, searched_values};
 pub use error::{BookError, EntryError};
 pub use key::{Key, PASS_CODE, canonical_key, inverse, map_move};

@@ -608,3 +608,82 @@ fn a_move_that_ends_the_game_carries_its_exact_final_score() {
     b[flags_at + 1..flags_at + 3].copy_from_slice(&(other as i16).to_le_bytes());
     final_value(b);
 }
+
+#[test]
+fn parallel_build_equals_the_sequential_one_for_any_thread_count() {
+    for (depth, deviation, max, batch) in [(3, 100, 1000, 5), (4, 200, 120, 7), (5, 50, 300, 1)] {
+        let config = BuildConfig {
+            depth,
+            max_positions: max,
+            deviation,
+            seed: 9,
+            batch,
+        };
+        let mut one = Book::new();
+        let mut events_one = Vec::new();
+        let report_one = build(&mut one, &Position::start(), &config, &mut leaf, &mut |e| {
+            if let BuildEvent::Searched { position, .. } = e {
+                events_one.push(*position);
+            }
+        })
+        .unwrap();
+        // Each round reaches one move further: the book reaches `depth` moves (or its cap).
+        assert!(report_one.rounds > depth as usize || one.len() == max, "{report_one:?}");
+        assert_eq!(report_one.entries, one.len());
+        for threads in [1, 2, 3, 8] {
+            let mut searchers: Vec<_> = (0..threads).map(|_| |p: &Position| leaf(p)).collect();
+            let mut book = Book::new();
+            let mut events = Vec::new();
+            let mut added = 0;
+            let report = build_parallel(
+                &mut book,
+                &Position::start(),
+                &config,
+                &mut searchers,
+                &mut |e| match e {
+                    BuildEvent::Searched { position, .. } => events.push(*position),
+                    BuildEvent::Added { .. } => added += 1,
+                },
+            )
+            .unwrap();
+            assert_eq!(book, one, "depth {depth}, {threads} threads");
+            assert_eq!(book.to_bytes(), one.to_bytes());
+            assert_eq!(report, report_one);
+            assert_eq!(events, events_one, "positions reported in the plan's order");
+            // A save at least every `batch` entries and once at the end of each round, no more.
+            let b = config.batch;
+            assert!(added >= report.searched.div_ceil(b), "{added} saves");
+            assert!(added <= book.len() / b + report.rounds, "{added} saves");
+        }
+    }
+}
+
+#[test]
+fn parallel_build_extends_a_book_and_searches_each_new_position_once() {
+    let before = small_book(2, 100, 1000);
+    let config = BuildConfig {
+        depth: 3,
+        max_positions: 1000,
+        deviation: 100,
+        seed: 3,
+        batch: 5,
+    };
+    let searched = std::sync::Mutex::new(Vec::new());
+    let mut searchers: Vec<_> = (0..3)
+        .map(|_| {
+            |p: &Position| {
+                searched.lock().unwrap().push(*p);
+                leaf(p)
+            }
+        })
+        .collect();
+    let mut book = before.clone();
+    let report = build_parallel(&mut book, &Position::start(), &config, &mut searchers, &mut |_| {}).unwrap();
+    let searched = searched.into_inner().unwrap();
+    assert_eq!(book, small_book(3, 100, 1000));
+    assert!(searched.iter().all(|p| !before.contains(p)));
+    let distinct: std::collections::HashSet<_> = searched.iter().map(canonical_key).collect();
+    assert_eq!(distinct.len(), searched.len(), "no position searched twice");
+    assert_eq!(report.searched, searched.len());
+    assert_eq!(report.entries, book.len());
+}

@@ -108,6 +108,10 @@ pub struct BuildArgs {
     /// Positions searched between two saves.
     #[arg(long, default_value_t = 64)]
     batch: usize,
+    /// Threads searching leaves, one engine each (1 to 256); the book is the same for any
+    /// number with a fixed-depth engine.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
     /// No progress lines on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -257,11 +261,16 @@ fn build(args: &BuildArgs) -> CliResult {
         None => Book::new(),
     };
     let before = book.len();
-    let mut search = leaf_searcher(&args.engine)?;
+    if !(1..=256).contains(&args.threads) {
+        return Err(input(format!("bad --threads {}: expected 1 to 256", args.threads)));
+    }
+    let mut searchers = (0..args.threads)
+        .map(|_| leaf_searcher(&args.engine))
+        .collect::<CliResult<Vec<_>>>()?;
     let started = Instant::now();
     let mut save_error = None;
     let quiet = args.quiet;
-    let report = othello_book::build(&mut book, &root, &config, &mut search, &mut |event| match event {
+    let mut on_event = |event: BuildEvent<'_>| match event {
         BuildEvent::Searched {
             position,
             searched,
@@ -286,7 +295,12 @@ fn build(args: &BuildArgs) -> CliResult {
                 );
             }
         }
-    })
+    };
+    let report = if let [search] = searchers.as_mut_slice() {
+        othello_book::build(&mut book, &root, &config, search, &mut on_event)
+    } else {
+        othello_book::build_parallel(&mut book, &root, &config, &mut searchers, &mut on_event)
+    }
     .map_err(|e| input(format!("the engine's values do not fit a position: {e}")))?;
     if let Some(e) = save_error {
         return Err(input(e));

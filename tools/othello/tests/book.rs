@@ -276,3 +276,41 @@ fn bad_book_files_exit_2_naming_the_file_and_the_error() {
     }
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+#[test]
+fn build_on_threads_writes_the_same_book_and_refuses_a_bad_count() {
+    let d = dir("threads");
+    let mut files = Vec::new();
+    for threads in ["1", "2", "3"] {
+        let path = d.join(format!("t{threads}.bin"));
+        let v = last_json(&ok(&[
+            "book",
+            "build",
+            "--depth",
+            "8",
+            "--max-positions",
+            "60",
+            "--batch",
+            "7",
+            "--engine",
+            "pvs:depth=5",
+            "--threads",
+            threads,
+            "-o",
+            s(&path),
+            "-q",
+            "--json",
+        ]));
+        assert_eq!(v["entries"].as_u64().unwrap(), 60, "{v}");
+        files.push(std::fs::read(&path).unwrap());
+    }
+    assert_eq!(files[1], files[0], "2 threads");
+    assert_eq!(files[2], files[0], "3 threads");
+    for bad in ["0", "257", "x"] {
+        let out = othello(&["book", "build", "--threads", bad, "-o", s(&d.join("bad.bin"))]);
+        assert_eq!(out.status.code(), Some(2), "--threads {bad}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("threads"), "{err}");
+        assert!(!d.join("bad.bin").exists());
+    }
+}

@@ -22,15 +22,20 @@ fn leaf(pos: &Position) -> Vec<(Move, i32)> {
         .collect()
 }
 
-fn small_book(depth: u32, deviation: i32, max: usize) -> Book {
-    let mut book = Book::new();
-    let config = BuildConfig {
+/// The build settings of the small books: seed 3, batches of 5.
+fn small_config(depth: u32, deviation: i32, max: usize) -> BuildConfig {
+    BuildConfig {
         depth,
         max_positions: max,
         deviation,
         seed: 3,
         batch: 5,
-    };
+    }
+}
+
+fn small_book(depth: u32, deviation: i32, max: usize) -> Book {
+    let mut book = Book::new();
+    let config = small_config(depth, deviation, max);
     build(&mut book, &Position::start(), &config, &mut leaf, &mut |_| {}).unwrap();
     book
 }
@@ -352,13 +357,7 @@ fn a_build_extends_an_existing_book_and_stops_at_its_size() {
     let mut book = small_book(3, 100, 8);
     assert_eq!(book.len(), 8, "the cap");
     let before = book.clone();
-    let config = BuildConfig {
-        depth: 3,
-        max_positions: 1000,
-        deviation: 100,
-        seed: 3,
-        batch: 5,
-    };
+    let config = small_config(3, 100, 1000);
     let mut searched = Vec::new();
     let report = build(
         &mut book,
@@ -661,13 +660,7 @@ fn parallel_build_equals_the_sequential_one_for_any_thread_count() {
 #[test]
 fn parallel_build_extends_a_book_and_searches_each_new_position_once() {
     let before = small_book(2, 100, 1000);
-    let config = BuildConfig {
-        depth: 3,
-        max_positions: 1000,
-        deviation: 100,
-        seed: 3,
-        batch: 5,
-    };
+    let config = small_config(3, 100, 1000);
     let searched = std::sync::Mutex::new(Vec::new());
     let mut searchers: Vec<_> = (0..3)
         .map(|_| {

@@ -201,12 +201,11 @@ where
     S: FnMut(&Position) -> Vec<(Move, i32)> + Send,
 {
     assert!(!searchers.is_empty(), "build_parallel needs at least one searcher");
-    let chunk = config.batch.max(1);
     grow(
         book,
         root,
         config,
-        chunk,
+        config.batch,
         &mut |positions| search_parallel(positions, searchers),
         on_event,
     )
@@ -218,29 +217,30 @@ fn search_parallel<S>(positions: &[Position], searchers: &mut [S]) -> Vec<Search
 where
     S: FnMut(&Position) -> Vec<(Move, i32)> + Send,
 {
-    use std::sync::Mutex;
     use std::sync::atomic::{AtomicUsize, Ordering};
     let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<SearchedValues>>> = Mutex::new(vec![None; positions.len()]);
-    std::thread::scope(|scope| {
-        for search in searchers.iter_mut() {
-            let (next, results) = (&next, &results);
-            scope.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(pos) = positions.get(i) else { break };
-                    let values = searched_values(pos, &mut *search);
-                    results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(values);
-                }
-            });
-        }
+    let mut done: Vec<(usize, SearchedValues)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = searchers
+            .iter_mut()
+            .map(|search| {
+                let next = &next;
+                scope.spawn(move || {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(pos) = positions.get(i) else { break out };
+                        out.push((i, searched_values(pos, &mut *search)));
+                    }
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a searching thread panicked"))
+            .collect()
     });
-    results
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .into_iter()
-        .map(|v| v.expect("every position searched"))
-        .collect()
+    done.sort_unstable_by_key(|&(i, _)| i);
+    done.into_iter().map(|(_, values)| values).collect()
 }
 
 /// What [`searched_values`] returns for one position.

@@ -261,10 +261,7 @@ fn build(args: &BuildArgs) -> CliResult {
         None => Book::new(),
     };
     let before = book.len();
-    if !(1..=256).contains(&args.threads) {
-        return Err(input(format!("bad --threads {}: expected 1 to 256", args.threads)));
-    }
-    let mut searchers = (0..args.threads)
+    let mut searchers = (0..crate::input::check_threads(args.threads, "--threads")?)
         .map(|_| leaf_searcher(&args.engine))
         .collect::<CliResult<Vec<_>>>()?;
     let started = Instant::now();

@@ -31,4 +31,4 @@ mod selectivity;
 pub use limits::{GameClock, Limits, MAX_RESERVE, TimeLimit, allocate};
 pub use othello_rules::{Move, Position};
 pub use player::{MctsFigures, Player, Progress, RandomPlayer, Reply};
-pub use selectivity::{LEVEL_CONFIDENCES, MAX_FULL_WIDTH_PLIES, ParseSelectivityError, Selectivity};
+pub use selectivity::{Confidence, LEVEL_CONFIDENCES, MAX_FULL_WIDTH_PLIES, ParseSelectivityError, Selectivity};

@@ -28,9 +28,19 @@ use std::str::FromStr;
 /// looser. This is Zebra's rule (its `FULL_WIDTH_DEPTH`, 8, with cuts at one sigma). With
 /// `N <= 2` it changes nothing (every shallow depth is at least 1).
 ///
+/// **A guard near the root.** Any of those may add `/G:K`: a level or a confidence `G` (no
+/// `@`) and `K` plies (1 to 60): the cuts tried at the nodes of the first `K` plies below the
+/// root (and at the root) use `G`'s confidence instead; deeper nodes use the base's (`0@6/2:4`:
+/// level 2 at plies 1 to 4, level 0 below, and no cut whose shallow search ends before ply 6).
+/// A search's first plies decide its move, and an error there is never searched again, while
+/// the nodes there are few: a careful guard costs a few nodes and keeps the errors deep. The
+/// guard changes only the confidence: where a cut is tried (`@N`) and the late-move
+/// reductions stay the base's.
+///
 /// Text form (`FromStr` and `Display` round-trip): `off`, `0` to `4`, or `t` and a confidence
 /// with at most two decimals (`t1.80`; `Display` writes two decimals), either of the last two
-/// optionally followed by `@N` (`1@8`, `t1.80@6`). A search is selective
+/// optionally followed by `@N` (`1@8`, `t1.80@6`), then optionally by a guard `/G:K`
+/// (`0@6/2:4`, `t1.10/t2.50:3`). A search is selective
 /// only with an evaluation that has a cut table (see `othello_eval::Evaluator::cut_table`),
 /// on 8x8, with a pruning
 /// algorithm; otherwise every level searches full-width. Exact solves stay exact: no cut is
@@ -45,6 +55,8 @@ use std::str::FromStr;
 /// assert!("5".parse::<Selectivity>().is_err());
 /// let z: Selectivity = "0@8".parse().unwrap();
 /// assert_eq!((z, z.confidence(), z.full_width_plies()), (Selectivity::LevelFrom(0, 8), Some(110), 8));
+/// let g: Selectivity = "0@6/2:4".parse().unwrap();
+/// assert_eq!((g.confidence(), g.full_width_plies(), g.guard()), (Some(110), 6, Some((200, 4))));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Selectivity {
@@ -61,6 +73,50 @@ pub enum Selectivity {
     /// A confidence (as [`Selectivity::Confidence`]) whose cuts are tried only where the
     /// shallow search reaches the given number of plies from the root.
     ConfidenceFrom(u32, u8),
+    /// A base confidence with its full-width plies (`from`, as in [`Selectivity::LevelFrom`];
+    /// 0 for none), and a guard: the cuts at the nodes of the first `plies` plies below the
+    /// root (and at the root) use the guard's confidence (`/G:K` in the text form; 0 plies is
+    /// no guard). Off when the base is off; without a guard when the guard is off.
+    Guarded {
+        /// The confidence of the cuts below the guard's plies.
+        base: Confidence,
+        /// The full-width plies (`@N`; 0 for none).
+        from: u8,
+        /// The confidence of the cuts within the guard's plies.
+        guard: Confidence,
+        /// The plies below the root that the guard covers.
+        plies: u8,
+    },
+}
+
+/// A confidence as the text form names it: a level (its confidence from
+/// [`LEVEL_CONFIDENCES`]) or hundredths of a standard deviation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Confidence {
+    /// A level, 0 to 4 (above 4: none, full width).
+    Level(u8),
+    /// Hundredths of a standard deviation.
+    Hundredths(u32),
+}
+
+impl Confidence {
+    /// The confidence in hundredths of a standard deviation; `None` for a level above 4.
+    pub fn hundredths(self) -> Option<u32> {
+        match self {
+            Confidence::Level(l) => LEVEL_CONFIDENCES.get(usize::from(l)).copied(),
+            Confidence::Hundredths(t) => Some(t),
+        }
+    }
+}
+
+impl fmt::Display for Confidence {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Confidence::Level(l) if l <= 4 => write!(f, "{l}"),
+            Confidence::Level(_) => f.write_str("off"),
+            Confidence::Hundredths(t) => write!(f, "t{}.{:02}", t / 100, t % 100),
+        }
+    }
 }
 
 /// The largest number of full-width plies (`@N`) the text form accepts.
@@ -76,6 +132,7 @@ impl Selectivity {
             Selectivity::Off => None,
             Selectivity::Level(l) | Selectivity::LevelFrom(l, _) => LEVEL_CONFIDENCES.get(usize::from(l)).copied(),
             Selectivity::Confidence(t) | Selectivity::ConfidenceFrom(t, _) => Some(t),
+            Selectivity::Guarded { base, .. } => base.hundredths(),
         }
     }
 
@@ -83,8 +140,33 @@ impl Selectivity {
     /// limit (and for full width).
     pub fn full_width_plies(self) -> u32 {
         match self {
-            Selectivity::LevelFrom(_, n) | Selectivity::ConfidenceFrom(_, n) if !self.is_off() => u32::from(n),
+            Selectivity::LevelFrom(_, n) | Selectivity::ConfidenceFrom(_, n) | Selectivity::Guarded { from: n, .. }
+                if !self.is_off() =>
+            {
+                u32::from(n)
+            }
             _ => 0,
+        }
+    }
+
+    /// The guard near the root (`/G:K`): its confidence in hundredths of a standard deviation
+    /// and the plies below the root it covers. `None` without a guard (also for full width,
+    /// a guard that is off, or 0 plies).
+    pub fn guard(self) -> Option<(u32, u32)> {
+        match self {
+            Selectivity::Guarded { guard, plies, .. } if !self.is_off() && plies > 0 => {
+                guard.hundredths().map(|t| (t, u32::from(plies)))
+            }
+            _ => None,
+        }
+    }
+
+    /// The confidence of the cuts at a node `ply` plies below the root: the guard's within
+    /// its plies, the base's below; `None` for full width.
+    pub fn confidence_at(self, ply: u32) -> Option<u32> {
+        match self.guard() {
+            Some((t, plies)) if ply <= plies => Some(t),
+            _ => self.confidence(),
         }
     }
 
@@ -103,7 +185,8 @@ impl fmt::Display for ParseSelectivityError {
         write!(
             f,
             "bad selectivity {:?}: expected off, a level 0 to 4, or t and a confidence such as t1.80, \
-             either optionally followed by @ and full-width plies 1 to 60 (1@8)",
+             either optionally followed by @ and full-width plies 1 to 60 (1@8), then optionally \
+             by / a level or confidence : and guarded plies 1 to 60 (0@6/2:4)",
             self.0
         )
     }
@@ -116,15 +199,40 @@ impl FromStr for Selectivity {
 
     fn from_str(s: &str) -> Result<Selectivity, ParseSelectivityError> {
         let bad = || ParseSelectivityError(s.to_string());
-        if let Some((base, plies)) = s.split_once('@') {
-            let n = (!plies.is_empty()
+        // A ply count 1 to 60, digits only, without a leading zero.
+        let plies_of = |plies: &str| {
+            (!plies.is_empty()
                 && plies.len() <= 2
                 && plies.bytes().all(|b| b.is_ascii_digit())
                 && !plies.starts_with('0'))
             .then(|| plies.parse::<u8>().ok())
             .flatten()
             .filter(|n| (1..=MAX_FULL_WIDTH_PLIES).contains(n))
-            .ok_or_else(bad)?;
+        };
+        if let Some((base, guarded)) = s.split_once('/') {
+            let (guard, plies) = guarded.split_once(':').ok_or_else(bad)?;
+            let plies = plies_of(plies).ok_or_else(bad)?;
+            let guard = match guard.parse::<Selectivity>().map_err(|_| bad())? {
+                Selectivity::Level(l) => Confidence::Level(l),
+                Selectivity::Confidence(t) => Confidence::Hundredths(t),
+                _ => return Err(bad()),
+            };
+            let (base, from) = match base.parse::<Selectivity>().map_err(|_| bad())? {
+                Selectivity::Level(l) => (Confidence::Level(l), 0),
+                Selectivity::Confidence(t) => (Confidence::Hundredths(t), 0),
+                Selectivity::LevelFrom(l, n) => (Confidence::Level(l), n),
+                Selectivity::ConfidenceFrom(t, n) => (Confidence::Hundredths(t), n),
+                _ => return Err(bad()),
+            };
+            return Ok(Selectivity::Guarded {
+                base,
+                from,
+                guard,
+                plies,
+            });
+        }
+        if let Some((base, plies)) = s.split_once('@') {
+            let n = plies_of(plies).ok_or_else(bad)?;
             return match base.parse::<Selectivity>().map_err(|_| bad())? {
                 Selectivity::Level(l) => Ok(Selectivity::LevelFrom(l, n)),
                 Selectivity::Confidence(t) => Ok(Selectivity::ConfidenceFrom(t, n)),
@@ -156,6 +264,22 @@ impl fmt::Display for Selectivity {
             Selectivity::Off | Selectivity::Level(_) | Selectivity::LevelFrom(..) => f.write_str("off"),
             Selectivity::Confidence(t) | Selectivity::ConfidenceFrom(t, 0) => write!(f, "t{}.{:02}", t / 100, t % 100),
             Selectivity::ConfidenceFrom(t, n) => write!(f, "t{}.{:02}@{n}", t / 100, t % 100),
+            Selectivity::Guarded { .. } if self.is_off() => f.write_str("off"),
+            Selectivity::Guarded {
+                base,
+                from,
+                guard,
+                plies,
+            } => {
+                write!(f, "{base}")?;
+                if from > 0 {
+                    write!(f, "@{from}")?;
+                }
+                if self.guard().is_some() {
+                    write!(f, "/{guard}:{plies}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
@@ -215,6 +339,99 @@ mod tests {
         assert_eq!(Selectivity::LevelFrom(2, 0).full_width_plies(), 0);
         for bad in [
             "1@0", "1@61", "1@", "@8", "off@8", "1@8@8", "1@08", "1@+8", "1@ 8", "5@8", "t1.234@8", "1@100", "1@-1",
+        ] {
+            assert_eq!(
+                bad.parse::<Selectivity>(),
+                Err(ParseSelectivityError(bad.to_string())),
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn guards_round_trip_and_apply_within_their_plies() {
+        for s in [
+            "0@6/2:4",
+            "0/2:1",
+            "t1.10/t2.50:3",
+            "4@60/0:60",
+            "t0.00@2/t999999.99:7",
+            "1/1:5",
+        ] {
+            let v: Selectivity = s.parse().unwrap();
+            assert_eq!(v.to_string(), s);
+            assert!(!v.is_off());
+        }
+        let g: Selectivity = "0@6/2:4".parse().unwrap();
+        assert_eq!(
+            g,
+            Selectivity::Guarded {
+                base: Confidence::Level(0),
+                from: 6,
+                guard: Confidence::Level(2),
+                plies: 4
+            }
+        );
+        assert_eq!(
+            (g.confidence(), g.full_width_plies(), g.guard()),
+            (Some(110), 6, Some((200, 4)))
+        );
+        let at: Vec<_> = (0..7).map(|ply| g.confidence_at(ply)).collect();
+        assert_eq!(at, [200, 200, 200, 200, 200, 110, 110].map(Some));
+        let t: Selectivity = "t1.25/t3.05:2".parse().unwrap();
+        assert_eq!(
+            (t.confidence(), t.full_width_plies(), t.guard()),
+            (Some(125), 0, Some((305, 2)))
+        );
+        assert_eq!((t.confidence_at(2), t.confidence_at(3)), (Some(305), Some(125)));
+        // Without a guard, the confidence at every ply is the selectivity's.
+        for s in ["off", "2", "1@8", "t1.50"] {
+            let v: Selectivity = s.parse().unwrap();
+            assert_eq!(v.guard(), None);
+            assert!((0..61).all(|ply| v.confidence_at(ply) == v.confidence()), "{s}");
+        }
+        // Built in code: a base that is off is off, a guard that is off or covers no ply is none.
+        let off = Selectivity::Guarded {
+            base: Confidence::Level(9),
+            from: 6,
+            guard: Confidence::Level(2),
+            plies: 4,
+        };
+        assert!(off.is_off() && off.guard().is_none() && off.full_width_plies() == 0);
+        assert_eq!((off.to_string(), off.confidence_at(0)), ("off".to_string(), None));
+        for (guard, plies) in [(Confidence::Level(5), 3), (Confidence::Level(2), 0)] {
+            let g = Selectivity::Guarded {
+                base: Confidence::Hundredths(150),
+                from: 0,
+                guard,
+                plies,
+            };
+            assert_eq!(
+                (g.guard(), g.confidence_at(0), g.to_string()),
+                (None, Some(150), "t1.50".to_string())
+            );
+        }
+        assert_eq!(Confidence::Level(5).to_string(), "off");
+        for bad in [
+            "0/",
+            "0/2",
+            "0/2:",
+            "0/:4",
+            "/2:4",
+            "off/2:4",
+            "0/off:4",
+            "0/2:0",
+            "0/2:61",
+            "0/2:04",
+            "0/2@3:4",
+            "0@6/2:4/1:2",
+            "0/2:4@6",
+            "5/2:4",
+            "0/5:4",
+            "0@0/2:4",
+            "0/t1.234:4",
+            "0/2:x",
+            "0/2::4",
         ] {
             assert_eq!(
                 bad.parse::<Selectivity>(),

@@ -32,8 +32,8 @@ use crate::heuristics::NO_SQUARE;
 use crate::kernel::Kernel;
 use crate::ordering::{MovePicker, OrderingHints, first_by_class};
 use crate::score::{EVAL_LIMIT, INFINITY};
-use crate::worker::Worker;
-use othello_eval::{CutTable, Evaluator};
+use crate::worker::{Cuts, Worker};
+use othello_eval::Evaluator;
 use othello_rules::{Move, Square};
 use othello_table::Table;
 use othello_table::{Bound, BusySet};
@@ -217,7 +217,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
             && selective_node
             && !pv_node
             && depth >= LMR_MIN_DEPTH
-            && self.cuts.is_some_and(|(_, _, plies)| ply as u32 + 1 >= plies);
+            && self.cuts.is_some_and(|c| ply as u32 + 1 >= c.from);
         loop {
             let history = (self.history && depth >= HISTORY_MIN_DEPTH).then(|| self.heuristics.history(color));
             let (sq, picked) = match picker.next_with_gen::<G>(history) {
@@ -424,13 +424,14 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
     /// deep value at or above `beta` with confidence `t` (then `Some(beta)`), then at the bound
     /// that predicts it at or below `alpha` (then `Some(alpha)`). A bound beyond every score
     /// the shallow search can return is not searched, nor a pair whose shallow search ends
-    /// before the full-width plies (`ply + shallow < plies`; the selectivity's `@N`). `None`:
-    /// search the node.
+    /// before the full-width plies (`ply + shallow < plies`; the selectivity's `@N`). The
+    /// confidence is the guard's within its plies (`/G:K`), the base's below. `None`: search
+    /// the node.
     #[allow(clippy::too_many_arguments, reason = "the node's state is passed unpacked")]
     #[inline(always)]
     fn probcut<G: Kernel>(
         &mut self,
-        (cuts, t, plies): (&CutTable, u32, u32),
+        cut: Cuts<'_>,
         p: u64,
         o: u64,
         depth: u32,
@@ -439,6 +440,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         beta: i32,
         ply: usize,
     ) -> Option<i32> {
+        let (cuts, t, plies) = (cut.table, cut.confidence_at(ply), cut.from);
         let phase = cuts.phase(empties);
         let reachable = |b: i64| b > -i64::from(EVAL_LIMIT) && b <= i64::from(EVAL_LIMIT);
         for (shallow, models) in cuts.pairs_for(depth) {
@@ -509,7 +511,7 @@ mod tests {
     use crate::heuristics::Heuristics;
     use crate::limits::Clock;
     use crate::{Algorithm, Limits, SearchConfig, Selectivity, probcut};
-    use othello_eval::{CutModel, Evaluator, WeightedEval};
+    use othello_eval::{CutModel, CutTable, Evaluator, WeightedEval};
     use othello_rules::Position;
     use othello_table::TranspositionTable;
     use rand::rngs::SmallRng;
@@ -630,12 +632,14 @@ mod tests {
     }
 
     /// What the reference search below knows besides the node: the evaluation, the
-    /// confidence, whether it reduces, and the full-width plies of `@N` (0: none).
+    /// confidence, whether it reduces, the full-width plies of `@N` (0: none), and the guard
+    /// (`/G:K`: its confidence and plies).
     struct Reference<'a> {
         eval: &'a WithCuts,
         t: u32,
         reduce: bool,
         plies: u32,
+        guard: Option<(u32, u32)>,
         /// Moves searched reduced, and those searched again (as `SearchStats` counts them).
         reduced: std::cell::Cell<u64>,
         again: std::cell::Cell<u64>,
@@ -644,7 +648,8 @@ mod tests {
     /// Plain recursion of a selective PVS node `ply` plies below the root, moves in the
     /// picker's order without keys (no table, killers, history or mobility keys: by square
     /// class, then square index), quiescence off: the cut tries of
-    /// `probcut` (none whose shallow search ends before the full-width plies) and, with
+    /// `probcut` (none whose shallow search ends before the full-width plies; the guard's
+    /// confidence at a node within its plies, the base's below) and, with
     /// `reduce`, the late-move reductions (none at a node before the plies' last), written out
     /// directly from their definitions (the slow reference of
     /// `reductions_match_the_reference`).
@@ -668,15 +673,19 @@ mod tests {
             let cuts = &r.eval.1;
             let model_of = |models: &[CutModel]| models[cuts.phase(pos.empty_count())];
             let limit = i64::from(EVAL_LIMIT);
+            let t = match r.guard {
+                Some((guard, plies)) if ply <= plies => guard,
+                _ => r.t,
+            };
             for (shallow, models) in cuts.pairs_for(depth).filter(|&(shallow, _)| ply + shallow >= r.plies) {
-                let high = model_of(models).fail_high_bound(beta, r.t);
+                let high = model_of(models).fail_high_bound(beta, t);
                 if high > -limit && high <= limit {
                     let high = high as i32;
                     if reference(r, pos, shallow, high - 1, high, ply) >= high {
                         return beta;
                     }
                 }
-                let low = model_of(models).fail_low_bound(alpha, r.t);
+                let low = model_of(models).fail_low_bound(alpha, t);
                 if low + 1 > -limit && low < limit {
                     let low = low as i32;
                     if reference(r, pos, shallow, low, low + 1, ply) <= low {
@@ -725,7 +734,8 @@ mod tests {
 
     /// Selective PVS with and without late-move reductions equals the plain recursion above
     /// (values, and the counts of reduced and re-searched moves), at levels 0 and 2, with and
-    /// without full-width plies, in open, null and narrow windows, on positions from random
+    /// without full-width plies, with and without a guard near the root (one that changes a
+    /// value or a count somewhere), in open, null and narrow windows, on positions from random
     /// play at every stage (passes and endgames too). The reductions' constants are the
     /// reference's (reduced after the third move, by one disc, from depth 3), and both
     /// branches of the reduced search (kept, searched again) are taken.
@@ -734,7 +744,7 @@ mod tests {
         const { assert!(LMR_MIN_MOVES == 3 && LMR_REDUCTION == 1 && LMR_MIN_DEPTH == 3) };
         let eval = with_cuts();
         let mut rng = SmallRng::seed_from_u64(0x6c6d_7221);
-        let (mut checked, mut reduced, mut again) = (0, 0, 0);
+        let (mut checked, mut reduced, mut again, mut guarded) = (0, 0, 0, 0);
         for game in 0..40 {
             let plies = if game % 8 == 7 { 52 } else { rng.random_range(2..50) };
             let pos = othello_rules::random::play_random(&Position::start(), plies, &mut rng);
@@ -744,10 +754,17 @@ mod tests {
             let reduce = game % 5 != 4;
             let level = if game % 2 == 0 { 0 } else { 2 };
             // Every third game with full-width plies (`@2` to `@5`).
-            let selectivity = if game % 3 == 1 {
-                Selectivity::LevelFrom(level, 2 + (game / 3) as u8 % 4)
+            let from = if game % 3 == 1 { 2 + (game / 3) as u8 % 4 } else { 0 };
+            // Every fourth game with a guard of the other level over 1 to 3 plies.
+            let selectivity = if game % 4 == 3 {
+                Selectivity::Guarded {
+                    base: crate::Confidence::Level(level),
+                    from,
+                    guard: crate::Confidence::Level(2 - level),
+                    plies: 1 + (game / 4) as u8 % 3,
+                }
             } else {
-                Selectivity::Level(level)
+                Selectivity::LevelFrom(level, from)
             };
             let config = SearchConfig::default()
                 .with_killers(false)
@@ -760,8 +777,15 @@ mod tests {
                 t: selectivity.confidence().unwrap(),
                 reduce,
                 plies: selectivity.full_width_plies(),
+                guard: selectivity.guard(),
                 reduced: 0.into(),
                 again: 0.into(),
+            };
+            let unguarded = Reference {
+                guard: None,
+                reduced: 0.into(),
+                again: 0.into(),
+                ..r
             };
             let depth = 3 + game as u32 % 4;
             let a = rng.random_range(-600..600);
@@ -779,6 +803,11 @@ mod tests {
                 let got = w.search(pos.player().0, pos.opponent().0, depth, alpha, beta, 0);
                 let (reduced_before, again_before) = (r.reduced.get(), r.again.get());
                 let want = reference(&r, &pos, depth, alpha, beta, 0);
+                if r.guard.is_some() {
+                    let plain = reference(&unguarded, &pos, depth, alpha, beta, 0);
+                    guarded += u32::from(plain != want || unguarded.reduced.get() != r.reduced.get() - reduced_before);
+                    unguarded.reduced.set(0);
+                }
                 assert_eq!(got, want, "{pos} depth {depth} ({alpha}, {beta}) reductions {reduce}");
                 assert_eq!(
                     (w.stats.reductions, w.stats.reduction_researches),
@@ -791,8 +820,8 @@ mod tests {
             }
         }
         assert!(
-            checked >= 90 && again > 0 && reduced > 2 * again,
-            "{checked} {reduced} {again}"
+            checked >= 90 && again > 0 && reduced > 2 * again && guarded > 0,
+            "{checked} {reduced} {again} {guarded}"
         );
     }
 

@@ -99,8 +99,8 @@ mod worker;
 pub use config::{Algorithm, SearchConfig};
 /// The endgame solver's ordering evaluation ([`SearchConfig::solver_ordering`]).
 pub use othello_endgame::OrderingEval;
+pub use othello_engine::{Confidence, LEVEL_CONFIDENCES, ParseSelectivityError, Selectivity};
 pub use othello_engine::{GameClock, Limits, Player, Progress, Reply, TimeLimit};
-pub use othello_engine::{LEVEL_CONFIDENCES, ParseSelectivityError, Selectivity};
 pub use othello_rules::{Move, Position};
 pub use reference::{Horizon, minimax, negamax};
 pub use result::{Iteration, SearchResult};

@@ -29,10 +29,9 @@ pub(crate) struct Worker<'a, E: Evaluator, T: Table> {
     /// Whether nodes at depth 1 take the specialised path (`Worker::search_one`); always on
     /// outside the tests that compare it with the general node.
     pub(crate) depth_one: bool,
-    /// The cut table, the confidence (hundredths of sigma) and the full-width plies (a cut is
-    /// tried only where `ply + shallow` reaches them; 0: everywhere) of a selective search;
-    /// `None` when full-width (see [`Worker::selectivity`]).
-    pub(crate) cuts: Option<(&'a CutTable, u32, u32)>,
+    /// What a selective search cuts with; `None` when full-width (see
+    /// [`Worker::selectivity`]).
+    pub(crate) cuts: Option<Cuts<'a>>,
     /// The selectivity in effect (`Off` when `cuts` is `None`).
     pub(crate) selectivity: Selectivity,
     /// Late-move reductions at selective nodes (`SearchConfig::reductions`; only with `cuts`).
@@ -61,6 +60,35 @@ pub(crate) struct Worker<'a, E: Evaluator, T: Table> {
     pub(crate) pv: PvTable,
 }
 
+/// The cut model of a selective search and where its confidences apply (the
+/// [`Selectivity`]'s numbers, read once).
+#[derive(Clone, Copy)]
+pub(crate) struct Cuts<'a> {
+    /// The evaluation's cut table.
+    pub(crate) table: &'a CutTable,
+    /// The confidence, hundredths of a standard deviation, below the guard.
+    pub(crate) t: u32,
+    /// The full-width plies: a cut is tried only where `ply + shallow` reaches them (0:
+    /// everywhere).
+    pub(crate) from: u32,
+    /// The guard's confidence, at the nodes of a ply below `guard_end`.
+    pub(crate) guard_t: u32,
+    /// The first ply below the guard (0: no guard).
+    pub(crate) guard_end: u32,
+}
+
+impl Cuts<'_> {
+    /// The confidence at a node `ply` plies below the root.
+    #[inline(always)]
+    pub(crate) fn confidence_at(&self, ply: usize) -> u32 {
+        if (ply as u32) < self.guard_end {
+            self.guard_t
+        } else {
+            self.t
+        }
+    }
+}
+
 impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
     #[allow(
         clippy::too_many_arguments,
@@ -77,10 +105,16 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
     ) -> Worker<'a, E, T> {
         let size = pos.size();
         let selectivity = effective_selectivity(eval, config, pos);
-        let plies = selectivity.full_width_plies();
-        let cuts = selectivity
-            .confidence()
-            .and_then(|t| eval.cut_table().map(|c| (c, t, plies)));
+        let cuts = selectivity.confidence().and_then(|t| {
+            let (guard_t, guard_plies) = selectivity.guard().unwrap_or((t, 0));
+            eval.cut_table().map(|table| Cuts {
+                table,
+                t,
+                from: selectivity.full_width_plies(),
+                guard_t,
+                guard_end: if guard_plies > 0 { guard_plies + 1 } else { 0 },
+            })
+        });
         Worker {
             eval,
             table: table.filter(|_| config.algorithm.prunes()).map(|t| t.for_size(size)),

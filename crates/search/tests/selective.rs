@@ -328,6 +328,42 @@ fn full_width_plies_keep_the_first_plies_uncut() {
     assert!(differs_at_3 > 0 && differs_at_6 > 0, "{differs_at_3} {differs_at_6}");
 }
 
+/// A guard near the root (`/G:K`) changes only the confidence within its plies: a guard at
+/// the base's own confidence is the base exactly (values, moves, node counts and tries, with
+/// and without `@N`); a guard that covers every ply is the guard's level everywhere, except
+/// for the search's reported selectivity; a stricter guard over the first plies gives
+/// another search somewhere. Each reports its selectivity.
+#[test]
+fn a_guard_changes_the_confidence_within_its_plies() {
+    use othello_search::Confidence;
+    let e = eval();
+    let mut differs = 0;
+    for (i, pos) in positions(16, 6).iter().enumerate() {
+        let depth = (4 + i as u32 % 4).min(pos.empty_count() - 1);
+        let run = |s: Selectivity| search(&e, SearchConfig::default().with_selectivity(s), pos, depth);
+        let guarded = |base: u8, from: u8, guard: u8, plies: u8| Selectivity::Guarded {
+            base: Confidence::Level(base),
+            from,
+            guard: Confidence::Level(guard),
+            plies,
+        };
+        for (plain, from) in [(Selectivity::Level(0), 0), (Selectivity::LevelFrom(0, 3), 3)] {
+            let base = run(plain);
+            let same = run(guarded(0, from, 0, 3));
+            assert_eq!(key(&same), key(&base), "{pos} depth {depth} {plain}");
+            assert_eq!(same.stats.probcut_tries, base.stats.probcut_tries);
+            assert_eq!(same.selectivity, guarded(0, from, 0, 3));
+        }
+        let two = run(Selectivity::Level(2));
+        let all = run(guarded(0, 0, 2, 60));
+        assert_eq!(key(&all), key(&two), "{pos} depth {depth}");
+        assert_eq!(all.stats.probcut_tries, two.stats.probcut_tries);
+        let first = run(guarded(0, 0, 4, 2));
+        differs += u32::from(first.stats.probcut_tries != run(Selectivity::Level(0)).stats.probcut_tries);
+    }
+    assert!(differs > 0, "{differs}");
+}
+
 /// Late-move reductions belong to selective search: with selectivity off, without a cut table,
 /// on 6x6 and in searches that reach the end of the game, a search with them is the one
 /// without them exactly (values, moves, PVs and node counts), and none is counted.

@@ -35,7 +35,8 @@ pub struct BenchArgs {
     #[arg(long, default_value = "pvs")]
     engine: String,
     /// Selectivity of the search (`off`, a level 0 to 4, or `t1.80`, optionally with `@N`
-    /// full-width plies: see the spec key `selectivity`); the engine's default if omitted.
+    /// full-width plies and a guard `/G:K` near the root: see the spec key `selectivity`);
+    /// the engine's default if omitted.
     #[arg(long, conflicts_with = "perft")]
     selectivity: Option<String>,
     /// Count perft leaves instead of searching (the rules-only workload).

@@ -587,6 +587,10 @@ const BENCH_SIGNATURE_DEPTH_8: [u64; 2] = [231783, 312552];
 /// shallow search to ply 6, such as 3 plies from a node at ply 3).
 const BENCH_SIGNATURE_DEFAULT: [(u32, u64); 2] = [(8, 204026), (10, 439833)];
 
+/// The signature at depth 10 of the default with a level-2 guard over its first 5 plies
+/// (`--selectivity 0@6/2:5`, docs/search.md, "A guard near the root").
+const BENCH_SIGNATURE_GUARDED_DEPTH_10: u64 = 814705;
+
 #[test]
 fn bench_signature() {
     let o = othello(&["bench", "--depth", "6", "--json"]);
@@ -654,6 +658,25 @@ fn bench_signature() {
             "bench signature at depth 8 of {spec} changed"
         );
     }
+    // A guard: its own signature, named in the JSON; a guard at the base's level is the
+    // base, and one over every ply at level 2 is `2@6`.
+    let guarded = json_lines(&othello(&[
+        "bench",
+        "--depth",
+        "10",
+        "--json",
+        "--selectivity",
+        "0@6/2:5",
+    ]));
+    let last = guarded.last().unwrap();
+    assert_eq!(last["selectivity"], "0@6/2:5");
+    assert_eq!(last["nodes"].as_u64().unwrap(), BENCH_SIGNATURE_GUARDED_DEPTH_10);
+    let at = |s: &str| nodes_of(&["bench", "--depth", "10", "--json", "--selectivity", s]);
+    assert_eq!(at("0@6/0:5"), BENCH_SIGNATURE_DEFAULT[1].1);
+    assert_eq!(at("0@6/2:60"), at("2@6"));
+    let bad = othello(&["bench", "--depth", "4", "--selectivity", "0@6/2:0"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("0@6/2:0"), "{}", stderr(&bad));
     for (depth, nodes) in BENCH_SIGNATURE_DEFAULT {
         let depth = depth.to_string();
         let default = nodes_of(&["bench", "--depth", &depth, "--json"]);

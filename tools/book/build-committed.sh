@@ -20,8 +20,9 @@
 # selectivity level 3 and with every depth iterated (`skipdepths=off`; both pinned, so that a
 # later default leaves the file as it is: skipping depths changes the windows of the
 # iterations, and so a few selective leaf values). The engine's default weights are not
-# pinned: new default weights give a new book. Part 1 searches on $THREADS threads (2 by
-# default; the file is the same for any number: docs/book.md), part 2 beside it on one.
+# pinned: new default weights give a new book. Each part searches on $THREADS threads (2 by
+# default; the file is the same for any number: docs/book.md), side by side, so that the part
+# left running when the other ends has every core.
 # Cost on an AMD EPYC Zen 4 (2 cores, 2026-12-05): 1907 s of CPU for both parts, run side by
 # side, part 1 on one thread (about 28 minutes of wall time).
 set -euo pipefail
@@ -50,10 +51,10 @@ for depth in 4 5; do
         [ -z "$line" ] && continue
         if [ -f "$work/roots.bin" ]; then
             "$bin" book build --moves "$line" --depth "$depth" --deviation 2 --engine "$engine" \
-                --book "$work/roots.bin" -q
+                --book "$work/roots.bin" -q --threads "$threads"
         else
             "$bin" book build --moves "$line" --depth "$depth" --deviation 2 --engine "$engine" \
-                -o "$work/roots.bin" -q
+                -o "$work/roots.bin" -q --threads "$threads"
         fi
     done < <(head -n "$roots" "$here/roots-4ply.txt")
 done

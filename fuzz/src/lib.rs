@@ -3,6 +3,7 @@
 //! tests on stable Rust. Each body panics on a broken property; returning is a pass.
 
 use othello_cli::nboard::{SessionConfig, engine_from_spec, serve};
+use othello_engine::Selectivity;
 use othello_spec::Spec;
 use othello_eval::WeightedEval;
 use othello_rules::text::{format_moves, parse_moves, play_sequence};
@@ -71,9 +72,24 @@ pub fn moves(data: &[u8]) {
 /// is only allocated at the first search, so no spec allocates here.
 pub fn spec(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
+    selectivity(&text);
     if let Ok(spec) = text.parse::<Spec>() {
         assert!(!spec.name.is_empty());
+        if let Some(value) = spec.clone().raw("selectivity") {
+            selectivity(&value);
+        }
         let _ = othello_spec::Engine::from_spec(spec);
+    }
+}
+
+/// The selectivity text form (the spec key's value, `--selectivity`): parse, print, parse
+/// gives the same value, and the printed form is canonical and fits in a spec value.
+fn selectivity(text: &str) {
+    if let Ok(s) = text.parse::<Selectivity>() {
+        let printed = s.to_string();
+        assert_eq!(printed.parse::<Selectivity>().as_ref(), Ok(&s), "{text:?} printed {printed}");
+        assert_eq!(printed.parse::<Selectivity>().unwrap().to_string(), printed);
+        assert!(!printed.contains(',') && !printed.contains('='), "{printed}");
     }
 }
 

@@ -119,6 +119,9 @@ impl fmt::Display for Confidence {
     }
 }
 
+/// A selectivity's base confidence, full-width plies and guard (`Selectivity::parts`).
+type Parts = (Confidence, u8, Option<(Confidence, u8)>);
+
 /// The largest number of full-width plies (`@N`) the text form accepts.
 pub const MAX_FULL_WIDTH_PLIES: u8 = 60;
 
@@ -170,6 +173,29 @@ impl Selectivity {
         }
     }
 
+    /// Every form as one: the base confidence, its full-width plies (0: none) and the guard
+    /// with its plies; `None` for full width. A guard that is off or covers no ply is none.
+    fn parts(self) -> Option<Parts> {
+        let (base, from, guard) = match self {
+            Selectivity::Off => return None,
+            Selectivity::Level(l) => (Confidence::Level(l), 0, None),
+            Selectivity::Confidence(t) => (Confidence::Hundredths(t), 0, None),
+            Selectivity::LevelFrom(l, n) => (Confidence::Level(l), n, None),
+            Selectivity::ConfidenceFrom(t, n) => (Confidence::Hundredths(t), n, None),
+            Selectivity::Guarded {
+                base,
+                from,
+                guard,
+                plies,
+            } => (
+                base,
+                from,
+                (plies > 0 && guard.hundredths().is_some()).then_some((guard, plies)),
+            ),
+        };
+        base.hundredths().map(|_| (base, from, guard))
+    }
+
     /// Whether the search is full-width.
     pub fn is_off(self) -> bool {
         self.confidence().is_none()
@@ -212,18 +238,17 @@ impl FromStr for Selectivity {
         if let Some((base, guarded)) = s.split_once('/') {
             let (guard, plies) = guarded.split_once(':').ok_or_else(bad)?;
             let plies = plies_of(plies).ok_or_else(bad)?;
-            let guard = match guard.parse::<Selectivity>().map_err(|_| bad())? {
-                Selectivity::Level(l) => Confidence::Level(l),
-                Selectivity::Confidence(t) => Confidence::Hundredths(t),
+            // Each side read as a selectivity without a guard (neither holds a `/`); the
+            // guard without `@N`.
+            let guard = match guard.parse::<Selectivity>().ok().and_then(Selectivity::parts) {
+                Some((guard, 0, None)) => guard,
                 _ => return Err(bad()),
             };
-            let (base, from) = match base.parse::<Selectivity>().map_err(|_| bad())? {
-                Selectivity::Level(l) => (Confidence::Level(l), 0),
-                Selectivity::Confidence(t) => (Confidence::Hundredths(t), 0),
-                Selectivity::LevelFrom(l, n) => (Confidence::Level(l), n),
-                Selectivity::ConfidenceFrom(t, n) => (Confidence::Hundredths(t), n),
-                _ => return Err(bad()),
-            };
+            let (base, from, _) = base
+                .parse::<Selectivity>()
+                .ok()
+                .and_then(Selectivity::parts)
+                .ok_or_else(bad)?;
             return Ok(Selectivity::Guarded {
                 base,
                 from,
@@ -258,29 +283,17 @@ impl FromStr for Selectivity {
 
 impl fmt::Display for Selectivity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Selectivity::Level(l) | Selectivity::LevelFrom(l, 0) if l <= 4 => write!(f, "{l}"),
-            Selectivity::LevelFrom(l, n) if l <= 4 => write!(f, "{l}@{n}"),
-            Selectivity::Off | Selectivity::Level(_) | Selectivity::LevelFrom(..) => f.write_str("off"),
-            Selectivity::Confidence(t) | Selectivity::ConfidenceFrom(t, 0) => write!(f, "t{}.{:02}", t / 100, t % 100),
-            Selectivity::ConfidenceFrom(t, n) => write!(f, "t{}.{:02}@{n}", t / 100, t % 100),
-            Selectivity::Guarded { .. } if self.is_off() => f.write_str("off"),
-            Selectivity::Guarded {
-                base,
-                from,
-                guard,
-                plies,
-            } => {
-                write!(f, "{base}")?;
-                if from > 0 {
-                    write!(f, "@{from}")?;
-                }
-                if self.guard().is_some() {
-                    write!(f, "/{guard}:{plies}")?;
-                }
-                Ok(())
-            }
+        let Some((base, from, guard)) = self.parts() else {
+            return f.write_str("off");
+        };
+        write!(f, "{base}")?;
+        if from > 0 {
+            write!(f, "@{from}")?;
         }
+        if let Some((guard, plies)) = guard {
+            write!(f, "/{guard}:{plies}")?;
+        }
+        Ok(())
     }
 }
 

@@ -441,6 +441,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         ply: usize,
     ) -> Option<i32> {
         let (cuts, t, plies) = (cut.table, cut.confidence_at(ply), cut.from);
+        debug_assert_eq!(Some(t), self.selectivity.confidence_at(ply as u32));
         let phase = cuts.phase(empties);
         let reachable = |b: i64| b > -i64::from(EVAL_LIMIT) && b <= i64::from(EVAL_LIMIT);
         for (shallow, models) in cuts.pairs_for(depth) {

@@ -78,7 +78,8 @@ pub(crate) struct Cuts<'a> {
 }
 
 impl Cuts<'_> {
-    /// The confidence at a node `ply` plies below the root.
+    /// The confidence at a node `ply` plies below the root: `Selectivity::confidence_at`
+    /// from the numbers read once (the search asserts they agree under debug assertions).
     #[inline(always)]
     pub(crate) fn confidence_at(&self, ply: usize) -> u32 {
         if (ply as u32) < self.guard_end {

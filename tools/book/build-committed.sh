@@ -25,7 +25,7 @@
 # default; the file is the same for any number: docs/book.md), side by side, so that the part
 # left running when the other ends has every core.
 # Cost on an AMD EPYC Zen 3 (2 cores, 2026-12-06, both parts on two threads, other work on
-# the same cores for 45 minutes): 105 minutes of wall time, 9420 s of CPU; part 1 is the
+# the same cores for 49 minutes): 105 minutes of wall time, 9420 s of CPU; part 1 is the
 # long pole (docs/book.md).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"

@@ -37,10 +37,19 @@ use std::str::FromStr;
 /// guard changes only the confidence: where a cut is tried (`@N`) and the late-move
 /// reductions stay the base's.
 ///
+/// **A one-sided guard.** A guard may end in `r` (`0@6/2:5r`): within its plies it then
+/// guards only the cuts that would lower a root move's value (refute it), and the cuts the
+/// other way keep the base's confidence. Values alternate in sign from ply to ply, so those
+/// are the cuts that fail high at an odd ply (the root's children are at ply 1) and those
+/// that fail low at an even ply (the root's, a pass counting as a ply). A wrong cut that
+/// raises a root move above the best so far is searched again by the root's full window
+/// (PVS); one that lowers it drops the move unseen. So the careful confidence goes where an
+/// error is never checked, for about half the guard's nodes.
+///
 /// Text form (`FromStr` and `Display` round-trip): `off`, `0` to `4`, or `t` and a confidence
 /// with at most two decimals (`t1.80`; `Display` writes two decimals), either of the last two
 /// optionally followed by `@N` (`1@8`, `t1.80@6`), then optionally by a guard `/G:K`
-/// (`0@6/2:4`, `t1.10/t2.50:3`). A search is selective
+/// (`0@6/2:4`, `t1.10/t2.50:3`), or a one-sided guard `/G:Kr` (`0@6/2:5r`). A search is selective
 /// only with an evaluation that has a cut table (see `othello_eval::Evaluator::cut_table`),
 /// on 8x8, with a pruning
 /// algorithm; otherwise every level searches full-width. Exact solves stay exact: no cut is
@@ -57,6 +66,10 @@ use std::str::FromStr;
 /// assert_eq!((z, z.confidence(), z.full_width_plies()), (Selectivity::LevelFrom(0, 8), Some(110), 8));
 /// let g: Selectivity = "0@6/2:4".parse().unwrap();
 /// assert_eq!((g.confidence(), g.full_width_plies(), g.guard()), (Some(110), 6, Some((200, 4))));
+/// // The confidences of the cuts that fail high and fail low, at the root and plies 1 and 5.
+/// let r: Selectivity = "0@6/2:4r".parse().unwrap();
+/// assert_eq!(g.confidences_at(1), Some((200, 200)));
+/// assert_eq!([0, 1, 5].map(|p| r.confidences_at(p)), [Some((110, 200)), Some((200, 110)), Some((110, 110))]);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Selectivity {
@@ -76,7 +89,8 @@ pub enum Selectivity {
     /// A base confidence with its full-width plies (`from`, as in [`Selectivity::LevelFrom`];
     /// 0 for none), and a guard: the cuts at the nodes of the first `plies` plies below the
     /// root (and at the root) use the guard's confidence (`/G:K` in the text form; 0 plies is
-    /// no guard). Off when the base is off; without a guard when the guard is off.
+    /// no guard), all of them or, `one_sided` (`/G:Kr`), only those that would lower a root
+    /// move's value. Off when the base is off; without a guard when the guard is off.
     Guarded {
         /// The confidence of the cuts below the guard's plies.
         base: Confidence,
@@ -86,6 +100,9 @@ pub enum Selectivity {
         guard: Confidence,
         /// The plies below the root that the guard covers.
         plies: u8,
+        /// Whether the guard covers only the cuts that would lower a root move's value (those
+        /// that fail high at odd plies and fail low at even plies), `r` in the text form.
+        one_sided: bool,
     },
 }
 
@@ -119,8 +136,9 @@ impl fmt::Display for Confidence {
     }
 }
 
-/// A selectivity's base confidence, full-width plies and guard (`Selectivity::parts`).
-type Parts = (Confidence, u8, Option<(Confidence, u8)>);
+/// A selectivity's base confidence, full-width plies and guard with its plies and sidedness
+/// (`Selectivity::parts`).
+type Parts = (Confidence, u8, Option<(Confidence, u8, bool)>);
 
 /// The largest number of full-width plies (`@N`) the text form accepts.
 pub const MAX_FULL_WIDTH_PLIES: u8 = 60;
@@ -164,13 +182,27 @@ impl Selectivity {
         }
     }
 
-    /// The confidence of the cuts at a node `ply` plies below the root: the guard's within
-    /// its plies, the base's below; `None` for full width.
-    pub fn confidence_at(self, ply: u32) -> Option<u32> {
-        match self.guard() {
-            Some((t, plies)) if ply <= plies => Some(t),
-            _ => self.confidence(),
-        }
+    /// Whether the guard is one-sided (`/G:Kr`: it covers only the cuts that would lower a
+    /// root move's value). False without a guard.
+    pub fn guard_is_one_sided(self) -> bool {
+        matches!(self, Selectivity::Guarded { one_sided: true, .. }) && self.guard().is_some()
+    }
+
+    /// The confidences of the cuts at a node `ply` plies below the root, as `(t_high, t_low)`:
+    /// `t_high` for the shallow search that would cut with beta (fail high), `t_low` for the one
+    /// that would cut with alpha. The guard's within its plies (a one-sided guard's only for
+    /// the cut that fails high at an odd ply and the one that fails low at an even ply), the
+    /// base's elsewhere; `None` for full width.
+    pub fn confidences_at(self, ply: u32) -> Option<(u32, u32)> {
+        let t = self.confidence()?;
+        Some(match self.guard() {
+            Some((g, plies)) if ply <= plies => match (self.guard_is_one_sided(), ply % 2 == 1) {
+                (false, _) => (g, g),
+                (true, true) => (g, t),
+                (true, false) => (t, g),
+            },
+            _ => (t, t),
+        })
     }
 
     /// Every form as one: the base confidence, its full-width plies (0: none) and the guard
@@ -187,10 +219,11 @@ impl Selectivity {
                 from,
                 guard,
                 plies,
+                one_sided,
             } => (
                 base,
                 from,
-                (plies > 0 && guard.hundredths().is_some()).then_some((guard, plies)),
+                (plies > 0 && guard.hundredths().is_some()).then_some((guard, plies, one_sided)),
             ),
         };
         base.hundredths().map(|_| (base, from, guard))
@@ -212,7 +245,8 @@ impl fmt::Display for ParseSelectivityError {
             f,
             "bad selectivity {:?}: expected off, a level 0 to 4, or t and a confidence such as t1.80, \
              either optionally followed by @ and full-width plies 1 to 60 (1@8), then optionally \
-             by / a level or confidence : and guarded plies 1 to 60 (0@6/2:4)",
+             by / a level or confidence : and guarded plies 1 to 60 (0@6/2:4), r after them for a \
+             one-sided guard (0@6/2:5r)",
             self.0
         )
     }
@@ -237,6 +271,10 @@ impl FromStr for Selectivity {
         };
         if let Some((base, guarded)) = s.split_once('/') {
             let (guard, plies) = guarded.split_once(':').ok_or_else(bad)?;
+            let (plies, one_sided) = match plies.strip_suffix('r') {
+                Some(plies) => (plies, true),
+                None => (plies, false),
+            };
             let plies = plies_of(plies).ok_or_else(bad)?;
             // Each side read as a selectivity without a guard (neither holds a `/`); the
             // guard without `@N`.
@@ -254,6 +292,7 @@ impl FromStr for Selectivity {
                 from,
                 guard,
                 plies,
+                one_sided,
             });
         }
         if let Some((base, plies)) = s.split_once('@') {
@@ -290,8 +329,8 @@ impl fmt::Display for Selectivity {
         if from > 0 {
             write!(f, "@{from}")?;
         }
-        if let Some((guard, plies)) = guard {
-            write!(f, "/{guard}:{plies}")?;
+        if let Some((guard, plies, one_sided)) = guard {
+            write!(f, "/{guard}:{plies}{}", if one_sided { "r" } else { "" })?;
         }
         Ok(())
     }
@@ -382,26 +421,35 @@ mod tests {
                 base: Confidence::Level(0),
                 from: 6,
                 guard: Confidence::Level(2),
-                plies: 4
+                plies: 4,
+                one_sided: false,
             }
         );
         assert_eq!(
             (g.confidence(), g.full_width_plies(), g.guard()),
             (Some(110), 6, Some((200, 4)))
         );
-        let at: Vec<_> = (0..7).map(|ply| g.confidence_at(ply)).collect();
-        assert_eq!(at, [200, 200, 200, 200, 200, 110, 110].map(Some));
+        let at: Vec<_> = (0..7).map(|ply| g.confidences_at(ply)).collect();
+        assert_eq!(at, [200, 200, 200, 200, 200, 110, 110].map(|t| Some((t, t))));
+        assert!(!g.guard_is_one_sided());
         let t: Selectivity = "t1.25/t3.05:2".parse().unwrap();
         assert_eq!(
             (t.confidence(), t.full_width_plies(), t.guard()),
             (Some(125), 0, Some((305, 2)))
         );
-        assert_eq!((t.confidence_at(2), t.confidence_at(3)), (Some(305), Some(125)));
+        assert_eq!(
+            (t.confidences_at(2), t.confidences_at(3)),
+            (Some((305, 305)), Some((125, 125)))
+        );
         // Without a guard, the confidence at every ply is the selectivity's.
         for s in ["off", "2", "1@8", "t1.50"] {
             let v: Selectivity = s.parse().unwrap();
             assert_eq!(v.guard(), None);
-            assert!((0..61).all(|ply| v.confidence_at(ply) == v.confidence()), "{s}");
+            assert!(!v.guard_is_one_sided());
+            assert!(
+                (0..61).all(|ply| v.confidences_at(ply) == v.confidence().map(|t| (t, t))),
+                "{s}"
+            );
         }
         // Built in code: a base that is off is off, a guard that is off or covers no ply is none.
         let off = Selectivity::Guarded {
@@ -409,19 +457,27 @@ mod tests {
             from: 6,
             guard: Confidence::Level(2),
             plies: 4,
+            one_sided: true,
         };
         assert!(off.is_off() && off.guard().is_none() && off.full_width_plies() == 0);
-        assert_eq!((off.to_string(), off.confidence_at(0)), ("off".to_string(), None));
-        for (guard, plies) in [(Confidence::Level(5), 3), (Confidence::Level(2), 0)] {
+        assert!(!off.guard_is_one_sided());
+        assert_eq!((off.to_string(), off.confidences_at(0)), ("off".to_string(), None));
+        for (guard, plies, one_sided) in [
+            (Confidence::Level(5), 3, false),
+            (Confidence::Level(2), 0, false),
+            (Confidence::Level(5), 3, true),
+            (Confidence::Level(2), 0, true),
+        ] {
             let g = Selectivity::Guarded {
                 base: Confidence::Hundredths(150),
                 from: 0,
                 guard,
                 plies,
+                one_sided,
             };
             assert_eq!(
-                (g.guard(), g.confidence_at(0), g.to_string()),
-                (None, Some(150), "t1.50".to_string())
+                (g.guard(), g.guard_is_one_sided(), g.confidences_at(1), g.to_string()),
+                (None, false, Some((150, 150)), "t1.50".to_string())
             );
         }
         assert_eq!(Confidence::Level(5).to_string(), "off");
@@ -445,6 +501,15 @@ mod tests {
             "0/t1.234:4",
             "0/2:x",
             "0/2::4",
+            "0/2:r",
+            "0/2:4rr",
+            "0/2:r4",
+            "0/2:4R",
+            "0/2:0r",
+            "0/2:61r",
+            "0/2r:4",
+            "0r/2:4",
+            "0@6r/2:4",
         ] {
             assert_eq!(
                 bad.parse::<Selectivity>(),
@@ -452,6 +517,51 @@ mod tests {
                 "{bad:?}"
             );
         }
+    }
+
+    /// A one-sided guard (`r`) takes the guard's confidence within its plies only for the cut
+    /// that fails high at an odd ply and the one that fails low at an even ply (the root's
+    /// included), the base's for the other and below.
+    #[test]
+    fn one_sided_guards_round_trip_and_alternate_by_ply() {
+        for s in ["0@6/2:5r", "0/2:1r", "t1.10/t2.50:3r", "4@60/0:60r", "1/1:5r"] {
+            let v: Selectivity = s.parse().unwrap();
+            assert_eq!(v.to_string(), s);
+            assert!(v.guard_is_one_sided() && !v.is_off());
+        }
+        let r: Selectivity = "0@6/2:5r".parse().unwrap();
+        assert_eq!(
+            r,
+            Selectivity::Guarded {
+                base: Confidence::Level(0),
+                from: 6,
+                guard: Confidence::Level(2),
+                plies: 5,
+                one_sided: true,
+            }
+        );
+        assert_eq!(
+            (r.confidence(), r.full_width_plies(), r.guard()),
+            (Some(110), 6, Some((200, 5)))
+        );
+        let at: Vec<_> = (0..8).map(|ply| r.confidences_at(ply).unwrap()).collect();
+        assert_eq!(
+            at,
+            [
+                (110, 200),
+                (200, 110),
+                (110, 200),
+                (200, 110),
+                (110, 200),
+                (200, 110),
+                (110, 110),
+                (110, 110)
+            ]
+        );
+        // The two-sided guard of the same numbers takes the guard's for both.
+        let g: Selectivity = "0@6/2:5".parse().unwrap();
+        assert_ne!(g, r);
+        assert!((0..8).all(|ply| g.confidences_at(ply) == Some(if ply <= 5 { (200, 200) } else { (110, 110) })));
     }
 
     #[test]

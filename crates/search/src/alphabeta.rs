@@ -425,8 +425,9 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
     /// that predicts it at or below `alpha` (then `Some(alpha)`). A bound beyond every score
     /// the shallow search can return is not searched, nor a pair whose shallow search ends
     /// before the full-width plies (`ply + shallow < plies`; the selectivity's `@N`). The
-    /// confidence is the guard's within its plies (`/G:K`), the base's below. `None`: search
-    /// the node.
+    /// confidences are the guard's within its plies (`/G:K`; for a one-sided guard, `/G:Kr`,
+    /// only the fail-high test's at odd plies and the fail-low test's at even plies), the
+    /// base's elsewhere. `None`: search the node.
     #[allow(clippy::too_many_arguments, reason = "the node's state is passed unpacked")]
     #[inline(always)]
     fn probcut<G: Kernel>(
@@ -440,8 +441,8 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
         beta: i32,
         ply: usize,
     ) -> Option<i32> {
-        let (cuts, t, plies) = (cut.table, cut.confidence_at(ply), cut.from);
-        debug_assert_eq!(Some(t), self.selectivity.confidence_at(ply as u32));
+        let (cuts, (t_high, t_low), plies) = (cut.table, cut.confidences_at(ply), cut.from);
+        debug_assert_eq!(Some((t_high, t_low)), self.selectivity.confidences_at(ply as u32));
         let phase = cuts.phase(empties);
         let reachable = |b: i64| b > -i64::from(EVAL_LIMIT) && b <= i64::from(EVAL_LIMIT);
         for (shallow, models) in cuts.pairs_for(depth) {
@@ -449,7 +450,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
                 continue;
             }
             let model = models[phase];
-            let high = model.fail_high_bound(beta, t);
+            let high = model.fail_high_bound(beta, t_high);
             if reachable(high) {
                 let high = high as i32;
                 self.stats.probcut_tries += 1;
@@ -462,7 +463,7 @@ impl<E: Evaluator, T: Table> Worker<'_, E, T> {
                     return Some(beta);
                 }
             }
-            let low = model.fail_low_bound(alpha, t);
+            let low = model.fail_low_bound(alpha, t_low);
             if reachable(low + 1) {
                 let low = low as i32;
                 self.stats.probcut_tries += 1;
@@ -634,13 +635,13 @@ mod tests {
 
     /// What the reference search below knows besides the node: the evaluation, the
     /// confidence, whether it reduces, the full-width plies of `@N` (0: none), and the guard
-    /// (`/G:K`: its confidence and plies).
+    /// (`/G:K`: its confidence and plies, and whether it is one-sided, `/G:Kr`).
     struct Reference<'a> {
         eval: &'a WithCuts,
         t: u32,
         reduce: bool,
         plies: u32,
-        guard: Option<(u32, u32)>,
+        guard: Option<(u32, u32, bool)>,
         /// Moves searched reduced, and those searched again (as `SearchStats` counts them).
         reduced: std::cell::Cell<u64>,
         again: std::cell::Cell<u64>,
@@ -650,7 +651,8 @@ mod tests {
     /// picker's order without keys (no table, killers, history or mobility keys: by square
     /// class, then square index), quiescence off: the cut tries of
     /// `probcut` (none whose shallow search ends before the full-width plies; the guard's
-    /// confidence at a node within its plies, the base's below) and, with
+    /// confidence at a node within its plies, the base's below; a one-sided guard's only where
+    /// the cut would lower the root move: failing high at an odd ply, low at an even one) and, with
     /// `reduce`, the late-move reductions (none at a node before the plies' last), written out
     /// directly from their definitions (the slow reference of
     /// `reductions_match_the_reference`).
@@ -674,19 +676,30 @@ mod tests {
             let cuts = &r.eval.1;
             let model_of = |models: &[CutModel]| models[cuts.phase(pos.empty_count())];
             let limit = i64::from(EVAL_LIMIT);
-            let t = match r.guard {
-                Some((guard, plies)) if ply <= plies => guard,
-                _ => r.t,
+            // Written from the rule: the sign of a node's value from the root's view.
+            let (t_high, t_low) = match r.guard {
+                Some((guard, plies, false)) if ply <= plies => (guard, guard),
+                Some((guard, plies, true)) if ply <= plies => {
+                    // A fail-high cut raises this node's value; that lowers the root move
+                    // when the node's value counts against the root's side (odd plies).
+                    let counts_against_root = ply & 1 == 1;
+                    if counts_against_root {
+                        (guard, r.t)
+                    } else {
+                        (r.t, guard)
+                    }
+                }
+                _ => (r.t, r.t),
             };
             for (shallow, models) in cuts.pairs_for(depth).filter(|&(shallow, _)| ply + shallow >= r.plies) {
-                let high = model_of(models).fail_high_bound(beta, t);
+                let high = model_of(models).fail_high_bound(beta, t_high);
                 if high > -limit && high <= limit {
                     let high = high as i32;
                     if reference(r, pos, shallow, high - 1, high, ply) >= high {
                         return beta;
                     }
                 }
-                let low = model_of(models).fail_low_bound(alpha, t);
+                let low = model_of(models).fail_low_bound(alpha, t_low);
                 if low + 1 > -limit && low < limit {
                     let low = low as i32;
                     if reference(r, pos, shallow, low, low + 1, ply) <= low {
@@ -745,8 +758,8 @@ mod tests {
         const { assert!(LMR_MIN_MOVES == 3 && LMR_REDUCTION == 1 && LMR_MIN_DEPTH == 3) };
         let eval = with_cuts();
         let mut rng = SmallRng::seed_from_u64(0x6c6d_7221);
-        let (mut checked, mut reduced, mut again, mut guarded) = (0, 0, 0, 0);
-        for game in 0..40 {
+        let (mut checked, mut reduced, mut again, mut guarded, mut one_sided) = (0, 0, 0, 0, 0);
+        for game in 0..64 {
             let plies = if game % 8 == 7 { 52 } else { rng.random_range(2..50) };
             let pos = othello_rules::random::play_random(&Position::start(), plies, &mut rng);
             if pos.is_game_over() {
@@ -756,13 +769,15 @@ mod tests {
             let level = if game % 2 == 0 { 0 } else { 2 };
             // Every third game with full-width plies (`@2` to `@5`).
             let from = if game % 3 == 1 { 2 + (game / 3) as u8 % 4 } else { 0 };
-            // Every fourth game with a guard of the other level over 1 to 3 plies.
+            // Every fourth game with a guard of the other level over 1 to 3 plies, every
+            // other one of them one-sided.
             let selectivity = if game % 4 == 3 {
                 Selectivity::Guarded {
                     base: crate::Confidence::Level(level),
                     from,
                     guard: crate::Confidence::Level(2 - level),
                     plies: 1 + (game / 4) as u8 % 3,
+                    one_sided: game % 8 == 3,
                 }
             } else {
                 Selectivity::LevelFrom(level, from)
@@ -778,12 +793,20 @@ mod tests {
                 t: selectivity.confidence().unwrap(),
                 reduce,
                 plies: selectivity.full_width_plies(),
-                guard: selectivity.guard(),
+                guard: selectivity
+                    .guard()
+                    .map(|(t, plies)| (t, plies, selectivity.guard_is_one_sided())),
                 reduced: 0.into(),
                 again: 0.into(),
             };
             let unguarded = Reference {
                 guard: None,
+                reduced: 0.into(),
+                again: 0.into(),
+                ..r
+            };
+            let two_sided = Reference {
+                guard: r.guard.map(|(t, plies, _)| (t, plies, false)),
                 reduced: 0.into(),
                 again: 0.into(),
                 ..r
@@ -809,6 +832,12 @@ mod tests {
                     guarded += u32::from(plain != want || unguarded.reduced.get() != r.reduced.get() - reduced_before);
                     unguarded.reduced.set(0);
                 }
+                if selectivity.guard_is_one_sided() {
+                    // Somewhere a one-sided guard is neither the base nor the two-sided guard.
+                    let both = reference(&two_sided, &pos, depth, alpha, beta, 0);
+                    one_sided += u32::from(both != want || two_sided.reduced.get() != r.reduced.get() - reduced_before);
+                    two_sided.reduced.set(0);
+                }
                 assert_eq!(got, want, "{pos} depth {depth} ({alpha}, {beta}) reductions {reduce}");
                 assert_eq!(
                     (w.stats.reductions, w.stats.reduction_researches),
@@ -821,8 +850,8 @@ mod tests {
             }
         }
         assert!(
-            checked >= 90 && again > 0 && reduced > 2 * again && guarded > 0,
-            "{checked} {reduced} {again} {guarded}"
+            checked >= 90 && again > 0 && reduced > 2 * again && guarded > 0 && one_sided > 0,
+            "{checked} {reduced} {again} {guarded} {one_sided}"
         );
     }
 

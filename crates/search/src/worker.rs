@@ -75,17 +75,25 @@ pub(crate) struct Cuts<'a> {
     pub(crate) guard_t: u32,
     /// The first ply below the guard (0: no guard).
     pub(crate) guard_end: u32,
+    /// Whether the guard covers only the cuts that would lower a root move's value (`/G:Kr`).
+    pub(crate) one_sided: bool,
 }
 
 impl Cuts<'_> {
-    /// The confidence at a node `ply` plies below the root: `Selectivity::confidence_at`
-    /// from the numbers read once (the search asserts they agree under debug assertions).
+    /// The confidences of the cuts that fail high and fail low at a node `ply` plies below
+    /// the root: `Selectivity::confidences_at` from the numbers read once (the search asserts
+    /// they agree under debug assertions).
     #[inline(always)]
-    pub(crate) fn confidence_at(&self, ply: usize) -> u32 {
-        if (ply as u32) < self.guard_end {
-            self.guard_t
+    pub(crate) fn confidences_at(&self, ply: usize) -> (u32, u32) {
+        let ply = ply as u32;
+        if ply >= self.guard_end {
+            (self.t, self.t)
+        } else if !self.one_sided {
+            (self.guard_t, self.guard_t)
+        } else if ply % 2 == 1 {
+            (self.guard_t, self.t)
         } else {
-            self.t
+            (self.t, self.guard_t)
         }
     }
 }
@@ -114,6 +122,7 @@ impl<'a, E: Evaluator, T: Table> Worker<'a, E, T> {
                 from: selectivity.full_width_plies(),
                 guard_t,
                 guard_end: if guard_plies > 0 { guard_plies + 1 } else { 0 },
+                one_sided: selectivity.guard_is_one_sided(),
             })
         });
         Worker {

@@ -346,6 +346,7 @@ fn a_guard_changes_the_confidence_within_its_plies() {
             from,
             guard: Confidence::Level(guard),
             plies,
+            one_sided: false,
         };
         for (plain, from) in [(Selectivity::Level(0), 0), (Selectivity::LevelFrom(0, 3), 3)] {
             let base = run(plain);
@@ -362,6 +363,42 @@ fn a_guard_changes_the_confidence_within_its_plies() {
         differs += u32::from(first.stats.probcut_tries != run(Selectivity::Level(0)).stats.probcut_tries);
     }
     assert!(differs > 0, "{differs}");
+}
+
+/// A one-sided guard (`/G:Kr`) at the base's own confidence is the base exactly (values,
+/// moves, node counts and tries, with and without `@N`); a stricter one gives a search that
+/// differs somewhere from the base and somewhere from the two-sided guard of the same
+/// numbers; each reports its selectivity.
+#[test]
+fn a_one_sided_guard_is_neither_the_base_nor_the_guard() {
+    use othello_search::Confidence;
+    let e = eval();
+    let (mut from_base, mut from_guard) = (0, 0);
+    for (i, pos) in positions(16, 6).iter().enumerate() {
+        let depth = (5 + i as u32 % 4).min(pos.empty_count() - 1);
+        let run = |s: Selectivity| search(&e, SearchConfig::default().with_selectivity(s), pos, depth);
+        let guarded = |base: u8, from: u8, guard: u8, plies: u8, one_sided: bool| Selectivity::Guarded {
+            base: Confidence::Level(base),
+            from,
+            guard: Confidence::Level(guard),
+            plies,
+            one_sided,
+        };
+        for (plain, from) in [(Selectivity::Level(0), 0), (Selectivity::LevelFrom(0, 3), 3)] {
+            let base = run(plain);
+            let same = run(guarded(0, from, 0, 4, true));
+            assert_eq!(key(&same), key(&base), "{pos} depth {depth} {plain}");
+            assert_eq!(same.stats.probcut_tries, base.stats.probcut_tries);
+            assert_eq!(same.selectivity, guarded(0, from, 0, 4, true));
+        }
+        let base = run(Selectivity::Level(0));
+        let two = run(guarded(0, 0, 4, 3, false));
+        let one = run(guarded(0, 0, 4, 3, true));
+        assert_eq!(one.selectivity.to_string(), "0/4:3r");
+        from_base += u32::from(key(&one) != key(&base));
+        from_guard += u32::from(key(&one) != key(&two));
+    }
+    assert!(from_base > 0 && from_guard > 0, "{from_base} {from_guard}");
 }
 
 /// Late-move reductions belong to selective search: with selectivity off, without a cut table,

@@ -35,7 +35,8 @@ pub struct BenchArgs {
     #[arg(long, default_value = "pvs")]
     engine: String,
     /// Selectivity of the search (`off`, a level 0 to 4, or `t1.80`, optionally with `@N`
-    /// full-width plies and a guard `/G:K` near the root: see the spec key `selectivity`);
+    /// full-width plies and a guard `/G:K` or a one-sided guard `/G:Kr` near the root: see
+    /// the spec key `selectivity`);
     /// the engine's default if omitted.
     #[arg(long, conflicts_with = "perft")]
     selectivity: Option<String>,

@@ -328,6 +328,19 @@ fn full_width_plies_keep_the_first_plies_uncut() {
     assert!(differs_at_3 > 0 && differs_at_6 > 0, "{differs_at_3} {differs_at_6}");
 }
 
+/// Level `base` from ply `from` (`@N`), with level `guard` over the first `plies` plies, on
+/// one side or both (`Selectivity::Guarded`).
+fn guarded(base: u8, from: u8, guard: u8, plies: u8, one_sided: bool) -> Selectivity {
+    use othello_search::Confidence;
+    Selectivity::Guarded {
+        base: Confidence::Level(base),
+        from,
+        guard: Confidence::Level(guard),
+        plies,
+        one_sided,
+    }
+}
+
 /// A guard near the root (`/G:K`) changes only the confidence within its plies: a guard at
 /// the base's own confidence is the base exactly (values, moves, node counts and tries, with
 /// and without `@N`); a guard that covers every ply is the guard's level everywhere, except
@@ -335,19 +348,12 @@ fn full_width_plies_keep_the_first_plies_uncut() {
 /// another search somewhere. Each reports its selectivity.
 #[test]
 fn a_guard_changes_the_confidence_within_its_plies() {
-    use othello_search::Confidence;
     let e = eval();
     let mut differs = 0;
     for (i, pos) in positions(16, 6).iter().enumerate() {
         let depth = (4 + i as u32 % 4).min(pos.empty_count() - 1);
         let run = |s: Selectivity| search(&e, SearchConfig::default().with_selectivity(s), pos, depth);
-        let guarded = |base: u8, from: u8, guard: u8, plies: u8| Selectivity::Guarded {
-            base: Confidence::Level(base),
-            from,
-            guard: Confidence::Level(guard),
-            plies,
-            one_sided: false,
-        };
+        let guarded = |base, from, guard, plies| guarded(base, from, guard, plies, false);
         for (plain, from) in [(Selectivity::Level(0), 0), (Selectivity::LevelFrom(0, 3), 3)] {
             let base = run(plain);
             let same = run(guarded(0, from, 0, 3));
@@ -371,19 +377,11 @@ fn a_guard_changes_the_confidence_within_its_plies() {
 /// numbers; each reports its selectivity.
 #[test]
 fn a_one_sided_guard_is_neither_the_base_nor_the_guard() {
-    use othello_search::Confidence;
     let e = eval();
     let (mut from_base, mut from_guard) = (0, 0);
     for (i, pos) in positions(16, 6).iter().enumerate() {
         let depth = (5 + i as u32 % 4).min(pos.empty_count() - 1);
         let run = |s: Selectivity| search(&e, SearchConfig::default().with_selectivity(s), pos, depth);
-        let guarded = |base: u8, from: u8, guard: u8, plies: u8, one_sided: bool| Selectivity::Guarded {
-            base: Confidence::Level(base),
-            from,
-            guard: Confidence::Level(guard),
-            plies,
-            one_sided,
-        };
         for (plain, from) in [(Selectivity::Level(0), 0), (Selectivity::LevelFrom(0, 3), 3)] {
             let base = run(plain);
             let same = run(guarded(0, from, 0, 4, true));

@@ -3,24 +3,17 @@
 use crate::Selectivity;
 
 /// The default [`SearchConfig::selectivity`].
-/// Level 0 with 6 full-width plies and a one-sided level-2 guard over the first 5 plies
-/// (`0@6/2:5r`) since 2026-12-06: cuts at 1.1 sigma, none whose shallow search ends before
-/// ply 6, and at 2.0 sigma the cuts within 5 plies of the root that would lower a root move's
-/// value (the errors no PVS re-search checks). Against full width at equal depth 10 it costs
-/// about 19 Elo where `0@6` costs 52; against Zebra at equal time it scores as `0@6` does,
-/// for 1.3 times its nodes at depth 18 (docs/search.md, "Selectivity"; docs/BENCHMARKS.md,
-/// "Strength against Zebra"). Its tree grows about 2x per two plies where level 2's grows
-/// 3-4x, so at a fixed time per move it searches 2-4 plies deeper in the midgame than level 2.
-/// Searches to depth 7 or less are full-width under it (the embedded cut table's pairs
-/// shallow by 2 plies or more). `0@6` was the default from the morning of 2026-12-06, Zebra's
-/// rule `0@8` for a few hours before, level 2 (2.0 sigma everywhere) from 2026-12-02.
-pub(crate) const DEFAULT_SELECTIVITY: Selectivity = Selectivity::Guarded {
-    base: crate::Confidence::Level(0),
-    from: 6,
-    guard: crate::Confidence::Level(2),
-    plies: 5,
-    one_sided: true,
-};
+/// Level 0 with 6 full-width plies (`0@6`: cuts at 1.1 sigma, none whose shallow search ends
+/// before ply 6) since 2026-12-06. Its tree grows about 2x per two plies where level 2's grows
+/// 3-4x, so at a fixed time per move it searches 3-5 plies deeper in the midgame. Against Zebra
+/// at equal time it scored better than level 2, and at least as well as Zebra's own rule
+/// (`0@8`) and the one-sided guard `0@6/2:5r` (the default for the evening of 2026-12-06: four
+/// runs at Zebra's depth 16 put it 0.015 a game under `0@6`, though it costs less at equal
+/// depth); at very short move times it is as strong as level 2, where `0@8` is weaker
+/// (docs/search.md, "Selectivity"; docs/BENCHMARKS.md, "Strength against Zebra"). Searches to
+/// depth 7 or less are full-width under it (the embedded cut table's pairs shallow by 2 plies
+/// or more). Level 2 (2.0 sigma everywhere) was the default from 2026-12-02.
+pub(crate) const DEFAULT_SELECTIVITY: Selectivity = Selectivity::LevelFrom(0, 6);
 
 /// The tree-search algorithm.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -123,7 +116,7 @@ pub struct SearchConfig {
 
 impl Default for SearchConfig {
     /// PVS, 16 MiB, one thread, no quiescence, killers + history + mobility ordering,
-    /// aspiration windows, endgame solver from 14 empties, no multi-PV, selectivity level 2
+    /// aspiration windows, endgame solver from 14 empties, no multi-PV, selectivity `0@6`
     /// (selective only with an evaluation that has a cut table) without late-move reductions,
     /// stable stop on, depths skipped. The ordering choice is measured in `docs/BENCHMARKS.md`, the
     /// selectivity and the reductions in `docs/search.md`, the stable stop in `docs/engine.md`

@@ -565,8 +565,8 @@ fn all_moves_reports_the_nodes_it_searched() {
 
 /// The bench signature: the total node count of `othello bench` at depth 6, single thread.
 /// It changes only when the search's behaviour changes; update it on purpose (see
-/// docs/BENCHMARKS.md, "The bench signature"). The default selectivity (`0@6/2:5r`) cuts no
-/// node of a search this shallow, so this is also the full-width count.
+/// docs/BENCHMARKS.md, "The bench signature"). The default selectivity (`0@6`) cuts no node
+/// of a search this shallow, so this is also the full-width count.
 const BENCH_SIGNATURE_DEPTH_6: u64 = 110594;
 
 /// The signature at depth 6 of selectivity level 2 everywhere (`--selectivity 2`, the
@@ -574,7 +574,7 @@ const BENCH_SIGNATURE_DEPTH_6: u64 = 110594;
 const BENCH_SIGNATURE_LEVEL_2_DEPTH_6: u64 = 77390;
 
 /// The level-2 signature with late-move reductions (`pvs:reductions=on,selectivity=2`;
-/// reductions are off by default, and under `0@6/2:5r` they start where the cuts do): their move
+/// reductions are off by default, and under `0@6` they start where the cuts do): their move
 /// order and the plies they pass on (killers are kept per ply) show in the count.
 const BENCH_SIGNATURE_REDUCTIONS_DEPTH_6: u64 = 65765;
 
@@ -582,14 +582,14 @@ const BENCH_SIGNATURE_REDUCTIONS_DEPTH_6: u64 = 65765;
 /// on by default: 1-6 then 8), and with every depth iterated (`skipdepths=off`).
 const BENCH_SIGNATURE_DEPTH_8: [u64; 2] = [231783, 312552];
 
-/// The default's signatures (`0@6/2:5r`: level 0 from ply 6, a one-sided level-2 guard over
-/// the first 5 plies) at depths 8 and 10: 8 is the first bench depth where it cuts nodes (the
-/// embedded cut table's pairs shallow by 2 plies or more, so a cut needs depth 8: a shallow
-/// search to ply 6, such as 3 plies from a node at ply 3).
-const BENCH_SIGNATURE_DEFAULT: [(u32, u64); 2] = [(8, 245232), (10, 615745)];
+/// The default's signatures (`0@6`: level 0 from ply 6) at depths 8 and 10: 8 is the first
+/// bench depth where it cuts nodes (the embedded cut table's pairs shallow by 2 plies or more,
+/// so a cut needs depth 8: a shallow search to ply 6, such as 3 plies from a node at ply 3).
+const BENCH_SIGNATURE_DEFAULT: [(u32, u64); 2] = [(8, 204026), (10, 439833)];
 
-/// The same without the guard (`--selectivity 0@6`, the default before), at depths 8 and 10.
-const BENCH_SIGNATURE_UNGUARDED: [(u32, u64); 2] = [(8, 204026), (10, 439833)];
+/// The same with a one-sided level-2 guard over the first 5 plies (`--selectivity 0@6/2:5r`,
+/// the default for the evening of 2026-12-06), at depths 8 and 10.
+const BENCH_SIGNATURE_ONE_SIDED: [(u32, u64); 2] = [(8, 245232), (10, 615745)];
 
 /// The signature at depth 10 of `0@6` with a two-sided level-2 guard over its first 5 plies
 /// (`--selectivity 0@6/2:5`, docs/search.md, "A guard near the root").
@@ -676,17 +676,17 @@ fn bench_signature() {
     assert_eq!(last["selectivity"], "0@6/2:5");
     assert_eq!(last["nodes"].as_u64().unwrap(), BENCH_SIGNATURE_GUARDED_DEPTH_10);
     let at = |s: &str| nodes_of(&["bench", "--depth", "10", "--json", "--selectivity", s]);
-    assert_eq!(at("0@6/0:5"), BENCH_SIGNATURE_UNGUARDED[1].1);
-    assert_eq!(at("0@6/0:5r"), BENCH_SIGNATURE_UNGUARDED[1].1);
+    assert_eq!(at("0@6/0:5"), BENCH_SIGNATURE_DEFAULT[1].1);
+    assert_eq!(at("0@6/0:5r"), BENCH_SIGNATURE_DEFAULT[1].1);
     assert_eq!(at("0@6/2:60"), at("2@6"));
-    // The default names itself, and is the one-sided guard written out.
+    // The default names itself, and is `0@6` written out.
     let default = json_lines(&othello(&["bench", "--depth", "10", "--json"]));
-    assert_eq!(default.last().unwrap()["selectivity"], "0@6/2:5r");
-    assert_eq!(at("0@6/2:5r"), BENCH_SIGNATURE_DEFAULT[1].1);
+    assert_eq!(default.last().unwrap()["selectivity"], "0@6");
+    assert_eq!(at("0@6"), BENCH_SIGNATURE_DEFAULT[1].1);
     let bad = othello(&["bench", "--depth", "4", "--selectivity", "0@6/2:0"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("0@6/2:0"), "{}", stderr(&bad));
-    for ((depth, nodes), (_, unguarded)) in BENCH_SIGNATURE_DEFAULT.into_iter().zip(BENCH_SIGNATURE_UNGUARDED) {
+    for ((depth, nodes), (_, one_sided)) in BENCH_SIGNATURE_DEFAULT.into_iter().zip(BENCH_SIGNATURE_ONE_SIDED) {
         let depth = depth.to_string();
         let default = nodes_of(&["bench", "--depth", &depth, "--json"]);
         assert_eq!(default, nodes, "bench signature at depth {depth} changed");
@@ -695,9 +695,9 @@ fn bench_signature() {
             default < off / 2,
             "the default cuts at depth {depth}: {default} against {off}"
         );
-        let without = nodes_of(&["bench", "--depth", &depth, "--json", "--selectivity", "0@6"]);
-        assert_eq!(without, unguarded, "the signature of 0@6 at depth {depth} changed");
-        assert!(without < default, "the guard searches more at depth {depth}");
+        let guarded = nodes_of(&["bench", "--depth", &depth, "--json", "--selectivity", "0@6/2:5r"]);
+        assert_eq!(guarded, one_sided, "the signature of 0@6/2:5r at depth {depth} changed");
+        assert!(default < guarded, "the guard searches more at depth {depth}");
     }
 }
 

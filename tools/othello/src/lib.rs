@@ -36,6 +36,7 @@ pub mod search_cmd;
 pub mod show;
 pub mod solve;
 pub mod stats;
+pub mod time_use;
 
 use error::{CliResult, input};
 

@@ -326,6 +326,10 @@ pub struct StatsArgs {
     /// moves that lost discs, and the game points and discs they lost, per number of empties.
     #[arg(long, value_name = "EMPTIES")]
     mistakes: Option<u32>,
+    /// Where each side of --records spent its time: moves, milliseconds a move, share of the
+    /// side's time and mean depth, per band of this many empty squares (counted down from 60).
+    #[arg(long, value_name = "BAND", value_parser = clap::value_parser!(u32).range(1..=61))]
+    time_by_empties: Option<u32>,
     /// Threads for the solves of --exact-at and --mistakes (games in parallel).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     threads: u32,
@@ -431,6 +435,11 @@ pub fn run_stats(args: &StatsArgs) -> CliResult {
         Some(_) if args.mistakes.is_some() => {
             return Err(input("--mistakes solves the games of --records, not --penta counts"));
         }
+        Some(_) if args.time_by_empties.is_some() => {
+            return Err(input(
+                "--time-by-empties reads the games of --records, not --penta counts",
+            ));
+        }
         Some(text) => (parse_penta(text)?, None),
         None => {
             let (penta, read) = records_stats(args, sprt)?;
@@ -447,6 +456,9 @@ pub fn run_stats(args: &StatsArgs) -> CliResult {
         }
         if let Some(mistakes) = &read.mistakes {
             value["mistakes"] = mistakes.json();
+        }
+        if let Some(time) = &read.time_use {
+            value["time_by_empties"] = time.json();
         }
     }
     let est = penta.elo();
@@ -471,6 +483,10 @@ pub fn run_stats(args: &StatsArgs) -> CliResult {
                 if let Some(mistakes) = &read.mistakes {
                     s += "\n";
                     s += &mistakes.text((&read.names.0, &read.names.1));
+                }
+                if let Some(time) = &read.time_use {
+                    s += "\n";
+                    s += &time.text((&read.names.0, &read.names.1));
                 }
             }
             s
@@ -497,6 +513,8 @@ struct RecordsRead {
     exact: Option<crate::exact_at::ExactAt>,
     /// The `--mistakes` table.
     mistakes: Option<crate::mistakes::Mistakes>,
+    /// The `--time-by-empties` table.
+    time_use: Option<crate::time_use::TimeUse>,
     /// Player A's and B's names.
     names: (String, String),
 }
@@ -539,6 +557,10 @@ fn records_stats(args: &StatsArgs, sprt: Option<Sprt>) -> CliResult<(Pentanomial
         .mistakes
         .map(|e| crate::mistakes::mistakes(&records, e, threads))
         .transpose()?;
+    let time_use = args
+        .time_by_empties
+        .map(|band| crate::time_use::time_use(&records, band))
+        .transpose()?;
     Ok((
         penta,
         RecordsRead {
@@ -547,6 +569,7 @@ fn records_stats(args: &StatsArgs, sprt: Option<Sprt>) -> CliResult<(Pentanomial
             distinct: records.distinct(),
             exact,
             mistakes,
+            time_use,
             names: records.names(),
         },
     ))

@@ -13,12 +13,34 @@ use std::collections::{BTreeMap, HashSet};
 /// A game's opening, A's colour and moves, as the record writes them.
 type GameLine = (String, String, Vec<String>);
 
+/// Each move's colour, time in seconds and depth, as the record writes them.
+type Timing = Vec<(String, Option<f64>, Option<u32>)>;
+
 /// One game of a record: player A's result in half points, and its line when the record has
 /// one.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 struct Game {
     half_points: u8,
     line: Option<GameLine>,
+    /// Each move's colour, time in seconds and depth, when the record has them.
+    timing: Option<Timing>,
+}
+
+/// One move of a game with the time its player took (`othello stats --time-by-empties`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimedMove {
+    /// The game's number.
+    pub game: u64,
+    /// Whether player A made the move.
+    pub by_a: bool,
+    /// Empty squares before the move.
+    pub empties: u32,
+    /// The time taken in seconds (`None` when the record has none for this move).
+    pub seconds: Option<f64>,
+    /// The depth the player reported (`None` when it reported none).
+    pub depth: Option<u32>,
+    /// Whether the move is a pass.
+    pub pass: bool,
 }
 
 /// A game's position when a given number of squares is first empty.
@@ -94,7 +116,19 @@ impl Records {
                     }
                     _ => records.lines = None,
                 }
-                if records.games.insert(number, Game { half_points, line }).is_some() {
+                let timing = game_timing(&v);
+                if records
+                    .games
+                    .insert(
+                        number,
+                        Game {
+                            half_points,
+                            line,
+                            timing,
+                        },
+                    )
+                    .is_some()
+                {
                     return Err(input(format!("{}: game {number} read twice", at())));
                 }
                 if records.names.is_none() {
@@ -184,6 +218,47 @@ impl Records {
                 line,
                 first_played,
             });
+        }
+        Ok(out)
+    }
+
+    /// Every move of every game with the empty squares before it, its player and the time
+    /// and depth the record gives it, in game number order.
+    ///
+    /// # Errors
+    /// As [`Records::replayed`], and bad input when a game has no `colors`, `times` and
+    /// `depths` (one per move), or a colour that is not `black` or `white`.
+    pub fn timed_moves(&self) -> CliResult<Vec<TimedMove>> {
+        let mut out = Vec::new();
+        for game in self.replayed()? {
+            let bad = |why: &str| input(format!("records: game {}: {why}", game.game));
+            let record = &self.games[&game.game];
+            let timing = record
+                .timing
+                .as_ref()
+                .ok_or_else(|| bad("no colors, times and depths for each move in its record"))?;
+            let moves = &record.line.as_ref().expect("a replayed game has its line").2;
+            if timing.len() != moves.len() {
+                return Err(bad("its colors, times and depths are not one per move"));
+            }
+            let mut empties = game.line[game.first_played].empty_count();
+            for ((color, seconds, depth), mv) in timing.iter().zip(moves) {
+                let by_a = match color.as_str() {
+                    "black" => game.a_color == Color::Black,
+                    "white" => game.a_color == Color::White,
+                    _ => return Err(bad(&format!("bad colour '{color}'"))),
+                };
+                let pass = matches!(mv.parse::<Move>(), Ok(Move::Pass));
+                out.push(TimedMove {
+                    game: game.game,
+                    by_a,
+                    empties,
+                    seconds: *seconds,
+                    depth: *depth,
+                    pass,
+                });
+                empties = empties.saturating_sub(u32::from(!pass));
+            }
         }
         Ok(out)
     }
@@ -293,6 +368,25 @@ fn replay(opening: &str, moves: &[String]) -> Result<(Vec<Position>, usize), Str
         .ok_or_else(|| format!("its moves do not replay from the opening '{opening}'"))
 }
 
+/// A game record's colours, times and depths of its moves, when it has all three for every
+/// move (a null time or depth is kept as `None`).
+fn game_timing(v: &Value) -> Option<Timing> {
+    let list = |k: &str| v.get(k)?.as_array();
+    let (colors, times, depths) = (list("colors")?, list("times")?, list("depths")?);
+    if times.len() != colors.len() || depths.len() != colors.len() {
+        return None;
+    }
+    colors
+        .iter()
+        .zip(times)
+        .zip(depths)
+        .map(|((c, t), d)| {
+            let depth = d.as_u64().map(|d| u32::try_from(d).unwrap_or(u32::MAX));
+            Some((c.as_str()?.to_string(), t.as_f64(), depth))
+        })
+        .collect()
+}
+
 /// A game record's opening, A's colour and moves: what makes two games the same game.
 fn game_line(v: &Value) -> Option<GameLine> {
     let text = |k: &str| v.get(k)?.as_str().map(str::to_string);
@@ -378,6 +472,82 @@ mod tests {
         let e = Records::read(&[a.clone(), a]).unwrap_err();
         assert!(e.to_string().contains("game 2 read twice"), "{e}");
         assert_eq!(e.exit_code(), 2);
+    }
+
+    #[test]
+    fn timed_moves_count_empties_down_and_skip_passes() {
+        // A 4x4 game from the opening c4 (11 empties after it): A white, B black; a forced
+        // pass by B (black) counts no square.
+        let line = |colors: &str, moves: &str| {
+            let mut g: serde_json::Value = serde_json::from_str(game(2, "loss").trim()).unwrap();
+            g["opening"] = "c4".into();
+            g["moves"] = moves.split(' ').collect::<Vec<_>>().into();
+            g["colors"] = colors.split(' ').collect::<Vec<_>>().into();
+            let n = g["moves"].as_array().unwrap().len();
+            g["times"] = (0..n)
+                .map(|i| if i == 1 { None } else { Some(0.5 * i as f64) })
+                .collect::<Vec<_>>()
+                .into();
+            g["depths"] = (0..n)
+                .map(|i| if i == 2 { None } else { Some(i as u32) })
+                .collect::<Vec<_>>()
+                .into();
+            format!("{g}\n")
+        };
+        let text = line("white black white black white", "b4 a2 d4 pass a1");
+        let r = Records::read(&[file("timed.jsonl", &text)]).unwrap();
+        let m = r.timed_moves().unwrap();
+        type Row = (bool, u32, Option<f64>, Option<u32>, bool);
+        let got: Vec<Row> = m
+            .iter()
+            .map(|t| (t.by_a, t.empties, t.seconds, t.depth, t.pass))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (true, 11, Some(0.0), Some(0), false),
+                (false, 10, None, Some(1), false),
+                (true, 9, Some(1.0), None, false),
+                (false, 8, Some(1.5), Some(3), true),
+                (true, 8, Some(2.0), Some(4), false),
+            ]
+        );
+        assert!(m.iter().all(|t| t.game == 2));
+        // A bad colour, colours that are not one per move, and no timing at all.
+        let bad = Records::read(&[file(
+            "timed-bad.jsonl",
+            &line("white red white black white", "b4 a2 d4 pass a1"),
+        )])
+        .unwrap();
+        assert!(
+            bad.timed_moves()
+                .unwrap_err()
+                .to_string()
+                .contains("game 2: bad colour 'red'")
+        );
+        let mut g: serde_json::Value =
+            serde_json::from_str(line("white black white black white", "b4 a2 d4 pass a1").trim()).unwrap();
+        g["moves"] = vec!["b4", "a2", "d4", "pass", "a1", "b1"].into();
+        let short = Records::read(&[file("timed-short.jsonl", &format!("{g}\n"))]);
+        let e = short.and_then(|r| r.timed_moves()).unwrap_err().to_string();
+        assert!(
+            e.contains("game 2: its colors, times and depths are not one per move"),
+            "{e}"
+        );
+        // Times one per move but colours and depths one too many: not one per move either.
+        g["moves"] = vec!["b4", "a2", "d4", "pass", "a1"].into();
+        g["colors"].as_array_mut().unwrap().push("black".into());
+        g["depths"].as_array_mut().unwrap().push(5.into());
+        let long = Records::read(&[file("timed-long.jsonl", &format!("{g}\n"))]).unwrap();
+        assert!(long.timed_moves().unwrap_err().to_string().contains("game 2: no colors, times and depths"));
+        g["times"] = serde_json::Value::Null;
+        let none = Records::read(&[file("timed-none.jsonl", &format!("{g}\n"))]).unwrap();
+        assert!(
+            none.timed_moves()
+                .unwrap_err()
+                .to_string()
+                .contains("game 2: no colors, times and depths")
+        );
     }
 
     #[test]

@@ -591,3 +591,89 @@ fn mistakes_account_for_the_games_from_the_exact_results() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--mistakes solves the games of --records"));
 }
+
+/// `stats --time-by-empties` on a match's records: each side's moves, time and depths per
+/// band, tallied again here from the records' own arrays (passes left out); bad values and
+/// `--penta` counts are bad input.
+#[test]
+fn time_by_empties_tallies_each_sides_moves() {
+    let (games, _, jsonl) = play_jsonl("time-use.jsonl", "pvs:depth=2 random --size 6 -g 6 --seed 5");
+    let records = jsonl.to_str().unwrap();
+    for band in [1u64, 5, 61] {
+        let (_, s) = common::run_json(&["stats", "--records", records, "--time-by-empties", &band.to_string()]);
+        let t = &s["time_by_empties"];
+        assert_eq!(t["band"], band);
+        // moves, microseconds, depth sum per (side, band high end), from the records.
+        let mut want = std::collections::BTreeMap::<(usize, u64), (u64, u64, u64)>::new();
+        for g in &games {
+            let a = g["a_color"].as_str().unwrap();
+            // 6x6 openings: empties after the opening from the board size and its moves.
+            let mut empties = 32 - g["opening"].as_str().unwrap().len() as u64 / 2;
+            for (i, mv) in g["moves"].as_array().unwrap().iter().enumerate() {
+                let pass = mv.as_str().unwrap().eq_ignore_ascii_case("pass")
+                    || mv.as_str().unwrap().eq_ignore_ascii_case("pa");
+                if !pass {
+                    let side = usize::from(g["colors"][i].as_str().unwrap() != a);
+                    let high = 60 - (60 - empties) / band * band;
+                    let e = want.entry((side, high)).or_default();
+                    e.0 += 1;
+                    e.1 += (g["times"][i].as_f64().unwrap() * 1e6).round() as u64;
+                    e.2 += g["depths"][i].as_u64().unwrap_or(0);
+                    empties -= 1;
+                }
+            }
+        }
+        let rows = t["rows"].as_array().unwrap();
+        let mut got = std::collections::BTreeMap::new();
+        for r in rows {
+            let high = r["empties_max"].as_u64().unwrap();
+            assert_eq!(r["empties_min"].as_u64().unwrap(), high.saturating_sub(band - 1));
+            for (side, key) in [(0, "a"), (1, "b")] {
+                let c = &r[key];
+                let moves = c["moves"].as_u64().unwrap();
+                if moves > 0 {
+                    let depth = c["mean_depth"]
+                        .as_f64()
+                        .map_or(0, |d| (d * moves as f64).round() as u64);
+                    got.insert(
+                        (side, high),
+                        (moves, (c["seconds"].as_f64().unwrap() * 1e6).round() as u64, depth),
+                    );
+                }
+            }
+        }
+        assert_eq!(got, want, "band {band}");
+        let all_a: u64 = want.iter().filter(|(k, _)| k.0 == 0).map(|(_, v)| v.0).sum();
+        assert_eq!(t["all"]["a"]["moves"].as_u64(), Some(all_a));
+        // Rows come most empties first.
+        let highs: Vec<u64> = rows.iter().map(|r| r["empties_max"].as_u64().unwrap()).collect();
+        assert!(highs.windows(2).all(|w| w[0] > w[1]), "{highs:?}");
+    }
+    let text = common::othello_ok(&["stats", "--records", records, "--time-by-empties", "8"]);
+    assert!(text.contains("time by empties (A = pvs:depth=2, B = random)"), "{text}");
+    assert!(text.lines().last().unwrap().trim_start().starts_with("all |"), "{text}");
+    for bad in ["0", "62", "x"] {
+        let out = common::othello(&["stats", "--records", records, "--time-by-empties", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("--time-by-empties"),
+            "{bad}"
+        );
+    }
+    let out = common::othello(&["stats", "--penta", "1,2,3,4,5", "--time-by-empties", "8"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--time-by-empties reads the games of --records"));
+    // Records without times: a short error naming the game.
+    let bare = tmp("time-use-bare.jsonl");
+    std::fs::write(
+        &bare,
+        "{\"game\":1,\"a_color\":\"black\",\"result\":\"win\",\"opening\":\"f5\",\"moves\":[\"f6\"]}\n",
+    )
+    .unwrap();
+    let out = common::othello(&["stats", "--records", bare.to_str().unwrap(), "--time-by-empties", "8"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("game 1: no colors, times and depths"),
+        "{out:?}"
+    );
+}

@@ -539,7 +539,12 @@ mod tests {
         g["colors"].as_array_mut().unwrap().push("black".into());
         g["depths"].as_array_mut().unwrap().push(5.into());
         let long = Records::read(&[file("timed-long.jsonl", &format!("{g}\n"))]).unwrap();
-        assert!(long.timed_moves().unwrap_err().to_string().contains("game 2: no colors, times and depths"));
+        assert!(
+            long.timed_moves()
+                .unwrap_err()
+                .to_string()
+                .contains("game 2: no colors, times and depths")
+        );
         g["times"] = serde_json::Value::Null;
         let none = Records::read(&[file("timed-none.jsonl", &format!("{g}\n"))]).unwrap();
         assert!(

@@ -513,23 +513,21 @@ mod tests {
             ]
         );
         assert!(m.iter().all(|t| t.game == 2));
+        // The error of `timed_moves` on a file of the one record `text`.
+        let error = |name: &str, text: &str| {
+            let r = Records::read(&[file(name, text)]).unwrap();
+            r.timed_moves().unwrap_err().to_string()
+        };
         // A bad colour, colours that are not one per move, and no timing at all.
-        let bad = Records::read(&[file(
+        let e = error(
             "timed-bad.jsonl",
             &line("white red white black white", "b4 a2 d4 pass a1"),
-        )])
-        .unwrap();
-        assert!(
-            bad.timed_moves()
-                .unwrap_err()
-                .to_string()
-                .contains("game 2: bad colour 'red'")
         );
+        assert!(e.contains("game 2: bad colour 'red'"), "{e}");
         let mut g: serde_json::Value =
             serde_json::from_str(line("white black white black white", "b4 a2 d4 pass a1").trim()).unwrap();
         g["moves"] = vec!["b4", "a2", "d4", "pass", "a1", "b1"].into();
-        let short = Records::read(&[file("timed-short.jsonl", &format!("{g}\n"))]);
-        let e = short.and_then(|r| r.timed_moves()).unwrap_err().to_string();
+        let e = error("timed-short.jsonl", &format!("{g}\n"));
         assert!(
             e.contains("game 2: its colors, times and depths are not one per move"),
             "{e}"
@@ -538,21 +536,11 @@ mod tests {
         g["moves"] = vec!["b4", "a2", "d4", "pass", "a1"].into();
         g["colors"].as_array_mut().unwrap().push("black".into());
         g["depths"].as_array_mut().unwrap().push(5.into());
-        let long = Records::read(&[file("timed-long.jsonl", &format!("{g}\n"))]).unwrap();
-        assert!(
-            long.timed_moves()
-                .unwrap_err()
-                .to_string()
-                .contains("game 2: no colors, times and depths")
-        );
+        let e = error("timed-long.jsonl", &format!("{g}\n"));
+        assert!(e.contains("game 2: no colors, times and depths"), "{e}");
         g["times"] = serde_json::Value::Null;
-        let none = Records::read(&[file("timed-none.jsonl", &format!("{g}\n"))]).unwrap();
-        assert!(
-            none.timed_moves()
-                .unwrap_err()
-                .to_string()
-                .contains("game 2: no colors, times and depths")
-        );
+        let e = error("timed-none.jsonl", &format!("{g}\n"));
+        assert!(e.contains("game 2: no colors, times and depths"), "{e}");
     }
 
     #[test]

@@ -9,6 +9,7 @@
 use crate::error::CliResult;
 use crate::records::{Records, TimedMove};
 use serde_json::{Value, json};
+use std::collections::BTreeMap;
 
 /// The most empty squares before a move.
 const MAX_EMPTIES: u32 = 60;
@@ -20,21 +21,18 @@ pub struct Spent {
     pub moves: u64,
     /// Their total time in seconds.
     pub seconds: f64,
-    /// Moves with a reported depth, and the sum of those depths.
+    /// Moves with a reported depth.
     pub depths: u64,
     /// The sum of the reported depths.
     pub depth_sum: u64,
 }
 
 impl Spent {
-    /// Counts one move.
-    fn add(&mut self, mv: &TimedMove) {
-        let Some(seconds) = mv.seconds else {
-            return;
-        };
+    /// Counts one move of `seconds` and its reported `depth`.
+    fn add(&mut self, seconds: f64, depth: Option<u32>) {
         self.moves += 1;
         self.seconds += seconds;
-        if let Some(d) = mv.depth {
+        if let Some(d) = depth {
             self.depths += 1;
             self.depth_sum += u64::from(d);
         }
@@ -75,22 +73,17 @@ impl TimeUse {
     /// Tallies `moves` in bands of `band` empties (at least 1).
     pub fn new(moves: &[TimedMove], band: u32) -> TimeUse {
         let band = band.max(1);
-        let mut rows: Vec<(u32, u32, [Spent; 2])> = Vec::new();
+        let mut bands: BTreeMap<(u32, u32), [Spent; 2]> = BTreeMap::new();
         let mut total = [Spent::default(); 2];
-        for mv in moves.iter().filter(|m| !m.pass && m.seconds.is_some()) {
-            let (low, high) = band_of(mv.empties, band);
-            let side = usize::from(!mv.by_a);
-            let i = match rows.iter().position(|r| r.1 == high) {
-                Some(i) => i,
-                None => {
-                    rows.push((low, high, [Spent::default(); 2]));
-                    rows.len() - 1
-                }
+        for mv in moves.iter().filter(|m| !m.pass) {
+            let Some(seconds) = mv.seconds else {
+                continue;
             };
-            rows[i].2[side].add(mv);
-            total[side].add(mv);
+            let side = usize::from(!mv.by_a);
+            bands.entry(band_of(mv.empties, band)).or_default()[side].add(seconds, mv.depth);
+            total[side].add(seconds, mv.depth);
         }
-        rows.sort_by_key(|r| std::cmp::Reverse(r.1));
+        let rows = bands.into_iter().rev().map(|((low, high), s)| (low, high, s)).collect();
         TimeUse { band, rows, total }
     }
 

@@ -28,7 +28,7 @@ mod limits;
 mod player;
 mod selectivity;
 
-pub use limits::{GameClock, Limits, MAX_RESERVE, TimeLimit, allocate};
+pub use limits::{GameClock, Limits, MAX_RESERVE, MOVE_OVERHEAD, TimeLimit, allocate};
 pub use othello_rules::{Move, Position};
 pub use player::{MctsFigures, Player, Progress, RandomPlayer, Reply};
 pub use selectivity::{Confidence, LEVEL_CONFIDENCES, MAX_FULL_WIDTH_PLIES, ParseSelectivityError, Selectivity};

@@ -22,12 +22,13 @@
 
 use crate::error::CliResult;
 use crate::search_cmd::discs;
-use othello_engine::{Limits, Player, Reply};
+use othello_engine::{Limits, MOVE_OVERHEAD, Player, Reply};
 use othello_rules::{Color, GgfGame, Move, Position};
 use othello_spec::{DEFAULT_DEPTH, Engine, Spec};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
+use std::time::Duration;
 
 /// Options of `othello nboard`.
 #[derive(clap::Args, Debug)]
@@ -37,6 +38,12 @@ pub struct NboardArgs {
     /// stay as caps).
     #[arg(long, short, default_value = "pvs")]
     engine: String,
+    /// Milliseconds each move costs beyond the search (stopping it, the pipe to the GUI): the
+    /// clock of `set game` keeps this much for every move the engine has left, and a fixed time
+    /// per move at least this much (at most half of it). Raise it for a slow GUI or machine.
+    #[arg(long, default_value_t = MOVE_OVERHEAD.as_millis() as u64,
+          value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    move_overhead: u64,
 }
 
 /// Plays `mv` for `color`, inserting the forced pass of the other side when the record skips it.
@@ -83,7 +90,11 @@ pub struct SessionConfig {
     /// A fixed time per move (the spec's `time`): each search stops at it less
     /// `arena::clock::per_move_reserve`, and the clock of `set game` is ignored. The NBoard
     /// protocol has no time per move of its own.
-    pub move_time: Option<std::time::Duration>,
+    pub move_time: Option<Duration>,
+    /// What each move costs beyond the search (`--move-overhead`): the game clock's
+    /// [`GameClock::overhead`](othello_engine::GameClock::overhead), and the least a fixed time
+    /// per move keeps in hand (at most half of it).
+    pub move_overhead: Duration,
 }
 
 impl Default for SessionConfig {
@@ -95,6 +106,7 @@ impl Default for SessionConfig {
             diagnostics: true,
             drain_input: false,
             move_time: None,
+            move_overhead: MOVE_OVERHEAD,
         }
     }
 }
@@ -154,7 +166,7 @@ impl<W: Write> Session<W> {
         limits.depth = Some(self.depth);
         if let Some(t) = self.config.move_time {
             // A fixed time per move, whatever the GUI's clock says.
-            let reserve = crate::arena::clock::per_move_reserve(t, t);
+            let reserve = crate::arena::clock::per_move_reserve(t, t).max(self.config.move_overhead.min(t / 2));
             limits.time = Limits::move_time(t - reserve).time;
             return limits.with_stop(self.stop.clone());
         }
@@ -230,7 +242,7 @@ impl<W: Write> Session<W> {
                         Ok(game) => {
                             self.pos = game.final_position();
                             self.clock = match crate::arena::clock::ggf_clock(&game) {
-                                Ok(clock) => clock,
+                                Ok(clock) => clock.map(|c| c.with_overhead(self.config.move_overhead)),
                                 Err(e) => {
                                     self.diagnose(&format!("set game: {e}; playing without a clock"));
                                     None
@@ -437,7 +449,8 @@ where
 
 /// Runs `othello nboard` until stdin closes.
 pub fn run(args: &NboardArgs) -> CliResult {
-    let (mut engine, config) = engine_from_spec(&args.engine)?;
+    let (mut engine, mut config) = engine_from_spec(&args.engine)?;
+    config.move_overhead = Duration::from_millis(args.move_overhead);
     // A first search before the GUI's first `go`, so that no timed move pays for allocating
     // the table, then a clean start.
     engine.think(&Position::start(), &Limits::depth(1).with_nodes(1));
@@ -449,7 +462,6 @@ pub fn run(args: &NboardArgs) -> CliResult {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
 
     const START: &str = "---------------------------O*------*O---------------------------";
 
@@ -519,6 +531,45 @@ mod tests {
         );
         assert_eq!(s.clock, None);
         assert_eq!(output(&mut s), "");
+    }
+
+    #[test]
+    fn the_spec_sets_the_starting_depth_its_own_limits_and_a_fixed_move_time() {
+        let config = |text: &str| engine_from_spec(text).unwrap().1;
+        let c = config("pvs");
+        assert_eq!((c.depth, c.own_limits, c.move_time), (DEFAULT_DEPTH, false, None));
+        let c = config("pvs:depth=7");
+        assert_eq!((c.depth, c.own_limits, c.move_time), (7, true, None));
+        let c = config("pvs:time=75");
+        assert_eq!((c.own_limits, c.move_time), (true, Some(Duration::from_millis(75))));
+        assert!(config("pvs:nodes=1000").own_limits);
+        assert!(config("mcts:playouts=10").own_limits);
+        assert!(!config("mcts").own_limits);
+        assert_eq!(config("pvs").move_overhead, MOVE_OVERHEAD);
+        assert!(engine_from_spec("pvs:depth=x").is_err());
+    }
+
+    #[test]
+    fn the_move_overhead_reaches_the_clock_and_the_fixed_move_time() {
+        let ms = Duration::from_millis;
+        let mut s = session();
+        let game = format!("set game (;GM[Othello]TI[1:00]BO[8 {START} *]B[F5//1];)");
+        s.handle(&game);
+        assert_eq!(s.clock.unwrap().overhead, MOVE_OVERHEAD);
+        s.config.move_overhead = ms(20);
+        s.handle(&game);
+        let clock = s.clock.unwrap();
+        assert_eq!((clock.remaining, clock.overhead), (ms(60_000), ms(20)));
+        assert_eq!(s.limits().clock, Some(clock));
+        // A fixed time per move keeps the larger of the overhead and t / 16, at most t / 2.
+        s.config.move_time = Some(ms(160));
+        let hard = |s: &Session<Vec<u8>>| s.limits().time.unwrap().hard;
+        assert_eq!(hard(&s), ms(140));
+        s.config.move_overhead = ms(0);
+        assert_eq!(hard(&s), ms(150));
+        s.config.move_overhead = ms(500);
+        assert_eq!(hard(&s), ms(80));
+        assert_eq!(s.limits().clock, None);
     }
 
     #[test]

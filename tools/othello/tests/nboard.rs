@@ -242,6 +242,27 @@ fn mcts_plays_nboard_and_a_bad_spec_is_refused() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown key 'depth' for engine 'mcts'"));
 }
 
+#[test]
+fn a_bad_move_overhead_is_refused() {
+    for bad in ["-1", "abc", "60001", "1.5", ""] {
+        let o = Command::new(env!("CARGO_BIN_EXE_othello"))
+            .args(["nboard", "--move-overhead", bad])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{bad}");
+        assert!(String::from_utf8_lossy(&o.stderr).contains("--move-overhead"), "{bad}");
+    }
+    // A good value plays.
+    let mut s = Interactive::with_args(&["--move-overhead", "60000"]);
+    s.send(&format!(
+        "nboard 2\nset depth 1\nset game (;GM[Othello]TI[1:00]BO[8 {START_BOARD} *];)\ngo\n"
+    ));
+    let go = s.until(|l| l.starts_with("=== "));
+    assert!(go.last().unwrap().starts_with("=== "), "{go:?}");
+    s.close();
+}
+
 /// Runs `script` (stdin then closed) and returns stdout and stderr (panics if the process
 /// does not exit within [`HANG`] or exits with a failure).
 fn session_with_stderr(script: &str) -> (String, String) {

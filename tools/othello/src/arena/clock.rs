@@ -12,7 +12,7 @@
 //! limit for a fixed time per move.
 
 use crate::error::{CliResult, input};
-use othello_engine::{GameClock, Limits, TimeLimit};
+use othello_engine::{GameClock, Limits, MOVE_OVERHEAD, TimeLimit};
 use std::time::Duration;
 
 /// How a game is timed.
@@ -87,19 +87,15 @@ impl TimeControl {
     }
 }
 
-/// Time a fixed time per move keeps in hand, at least: the runner's own work around a move
-/// is microseconds; this covers the return from a search the hard bound aborted, which
-/// `othello bench --movetime 20` measured at up to 4.7 ms at the 99th percentile with one
-/// thread on a busy 2-core machine (docs/BENCHMARKS.md). See [`per_move_reserve`].
-pub const PER_MOVE_RESERVE_MIN: Duration = Duration::from_millis(5);
-
 /// What an in-process player keeps in hand of a fixed time per move `t` under a move
-/// overhead of `overhead`: `min(overhead, max(PER_MOVE_RESERVE_MIN, t / 16), t / 2)`, so 5 ms
-/// of 75 ms, 12.5 ms of 200 ms. A fixed time is not a clock: nothing that is left over is kept,
+/// overhead of `overhead`: `min(overhead, max(MOVE_OVERHEAD, t / 16), t / 2)`, so 5 ms of
+/// 75 ms, 12.5 ms of 200 ms. The runner's own work around a move is microseconds;
+/// `othello_engine::MOVE_OVERHEAD` (5 ms) covers the return from a search the hard bound
+/// aborted (docs/BENCHMARKS.md). A fixed time is not a clock: nothing that is left over is kept,
 /// so the reserve is only what a search needs to stop and answer (the `--overhead` of a clock,
 /// 100 ms by default, would waste most of a short move).
 pub fn per_move_reserve(t: Duration, overhead: Duration) -> Duration {
-    overhead.min(PER_MOVE_RESERVE_MIN.max(t / 16)).min(t / 2)
+    overhead.min(MOVE_OVERHEAD.max(t / 16)).min(t / 2)
 }
 
 /// One side's clock during a game.

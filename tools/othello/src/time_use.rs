@@ -223,4 +223,20 @@ mod tests {
         assert_eq!(j["rows"][1]["a"]["ms_per_move"], Value::Null);
         assert_eq!(j["all"]["b"]["moves"], 2);
     }
+
+    #[test]
+    fn a_side_that_took_no_time_has_no_share_and_no_ratio() {
+        // A's moves took 0 s: its shares are 0.0% (not NaN) and B/A has no value (not inf).
+        let moves = [mv(true, 40, Some(0.0), None), mv(false, 39, Some(0.1), None)];
+        let text = TimeUse::new(&moves, 8).text(("a", "b"));
+        assert!(
+            text.contains("  37-44 |      1       0.0      0.0%      - |      1     100.0    100.0%      - | -"),
+            "{text}"
+        );
+        assert!(text.contains("    all |      1       0.0      0.0%      - |"), "{text}");
+        assert!(!text.contains("NaN") && !text.contains("inf"), "{text}");
+        // B's ratio is still given when A took time and B none.
+        let moves = [mv(true, 40, Some(0.1), None), mv(false, 39, Some(0.0), None)];
+        assert!(TimeUse::new(&moves, 8).text(("a", "b")).contains("| 0.00"));
+    }
 }

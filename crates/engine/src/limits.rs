@@ -208,8 +208,9 @@ pub const MAX_RESERVE: Duration = Duration::from_millis(500);
 /// to 4.7 ms at the 99th percentile with one thread on a busy 2-core machine), and for an engine
 /// behind a pipe (NBoard) the round trip to the GUI. [`allocate`] keeps it for every move left:
 /// a reserve that is only a share of the clock halves with the clock near the end of a short
-/// game and cannot pay a fixed cost per move (two NBoard processes at `othello play --tc 4` lost
-/// 7 of 15 games on time at 14-20 empties, with 0-10 ms left, before this floor).
+/// game and cannot pay a fixed cost per move (NBoard processes under `othello play --tc 2` with
+/// no margin lost 42 of 100 games on time before this floor, none with it: docs/BENCHMARKS.md,
+/// "Clocks and fixed move time").
 pub const MOVE_OVERHEAD: Duration = Duration::from_millis(5);
 
 /// Empty squares from which a player's moves are taken as free: [`allocate`] saves no time
@@ -359,6 +360,12 @@ mod tests {
         assert_eq!(t.hard, ms(2 * 950 / 20));
     }
 
+    /// The reserve of the documented formula for a sudden-death clock at the default overhead.
+    fn expected_reserve(remaining: Duration, empties: u32) -> Duration {
+        let floor = MOVE_OVERHEAD * empties.div_ceil(2).max(1);
+        (remaining / 20).min(MAX_RESERVE).max(floor).min(remaining)
+    }
+
     /// Plays a player's moves from 60 empties (the opponent never passes), each taking its hard
     /// bound plus `cost`; the least time left after a move, or `None` if one ran out of time.
     fn least_left(clock: GameClock, cost: Duration) -> Option<Duration> {
@@ -413,8 +420,7 @@ mod tests {
             let mut remaining = ms(base);
             for empties in (1..=60).rev().step_by(2) {
                 let t = allocate(&GameClock::new(remaining, ms(inc)), empties);
-                let floor = MOVE_OVERHEAD * empties.div_ceil(2);
-                let reserve = (remaining / 20).min(MAX_RESERVE).max(floor).min(remaining);
+                let reserve = expected_reserve(remaining, empties);
                 assert!(
                     t.soft <= t.hard && t.hard + reserve <= remaining,
                     "{base}+{inc} at {empties}"
@@ -439,8 +445,7 @@ mod tests {
                 for empties in [0, 1, 2, 13, 60] {
                     let c = GameClock::new(ms(remaining), ms(inc));
                     let t = allocate(&c, empties);
-                    let floor = MOVE_OVERHEAD * empties.div_ceil(2).max(1);
-                    let reserve = (ms(remaining) / 20).min(MAX_RESERVE).max(floor).min(ms(remaining));
+                    let reserve = expected_reserve(ms(remaining), empties);
                     assert!(t.soft <= t.hard, "{c:?} {empties}");
                     assert!(t.hard <= ms(remaining) - reserve, "{c:?} {empties}");
                     // Sudden death shares between at least two moves: half at most.

@@ -166,7 +166,7 @@ impl<W: Write> Session<W> {
         limits.depth = Some(self.depth);
         if let Some(t) = self.config.move_time {
             // A fixed time per move, whatever the GUI's clock says.
-            let reserve = crate::arena::clock::per_move_reserve(t, t).max(self.config.move_overhead.min(t / 2));
+            let reserve = crate::arena::clock::per_move_reserve(t, t, self.config.move_overhead);
             limits.time = Limits::move_time(t - reserve).time;
             return limits.with_stop(self.stop.clone());
         }
@@ -561,7 +561,8 @@ mod tests {
         let clock = s.clock.unwrap();
         assert_eq!((clock.remaining, clock.overhead), (ms(60_000), ms(20)));
         assert_eq!(s.limits().clock, Some(clock));
-        // A fixed time per move keeps the larger of the overhead and t / 16, at most t / 2.
+        // A fixed time per move keeps the larger of the overhead and t / 16, at most t / 2
+        // (`arena::clock::per_move_reserve` with the overhead as its floor).
         s.config.move_time = Some(ms(160));
         let hard = |s: &Session<Vec<u8>>| s.limits().time.unwrap().hard;
         assert_eq!(hard(&s), ms(140));

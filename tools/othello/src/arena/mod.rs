@@ -735,7 +735,7 @@ mod tests {
         assert_eq!(rec.json()["a_move_time"], 0.4);
         let hard = |ms: u64| {
             let t = Duration::from_millis(ms);
-            Some(t - clock::per_move_reserve(t, Duration::from_millis(3)))
+            Some(t - clock::per_move_reserve(t, Duration::from_millis(3), othello_engine::MOVE_OVERHEAD))
         };
         let played: Vec<&Played> = rec.moves.iter().filter(|m| m.mv != Move::Pass).collect();
         assert!(played.len() > 20, "{}", played.len());

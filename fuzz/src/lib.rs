@@ -107,8 +107,9 @@ pub fn eval(data: &[u8]) {
 }
 
 /// GGF game records (the rules crate's `GgfGame`, which NBoard's `set game` reads): the final
-/// position is valid, the clock is read or refused with a typed error (never a negative time),
-/// and parse, print, parse gives the same game, and prints the same text.
+/// position is valid, either side's clock is read or refused with a typed error (never a
+/// negative time), each move reads back from its own text (NBoard's `move F5/eval/time`), and
+/// parse, print, parse gives the same game, and prints the same text.
 pub fn ggf(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     if let Ok(game) = text.parse::<othello_rules::GgfGame>() {
@@ -117,6 +118,18 @@ pub fn ggf(data: &[u8]) {
             assert!(clock.remaining >= 0.0 && clock.remaining.is_finite(), "{clock:?}");
             assert!(clock.increment >= 0.0 && clock.increment.is_finite(), "{clock:?}");
             assert_eq!(clock.side, game.final_position().side_to_move());
+        }
+        // Either side's clock, the side to move's as `clock` gives it.
+        for side in [othello_rules::Color::Black, othello_rules::Color::White] {
+            if let Ok(Some(c)) = game.clock_of(side) {
+                assert!(c.remaining >= 0.0 && c.remaining.is_finite(), "{c:?}");
+                assert_eq!(c.side, side);
+            }
+        }
+        assert_eq!(game.clock_of(game.final_position().side_to_move()), game.clock());
+        // Each move reads back from its text as NBoard's `move` sends it.
+        for m in &game.moves {
+            assert_eq!(othello_rules::GgfMove::parse(&m.to_string(), m.color).as_ref(), Ok(m));
         }
         let printed = game.to_string();
         let again: othello_rules::GgfGame = printed.parse().expect("a printed GGF game parses");

@@ -169,7 +169,7 @@ pub struct GameClock {
     /// sudden-death clock, where the player's moves left are estimated from the empty squares.
     pub moves_to_go: Option<u32>,
     /// What each move costs beyond the search ([`MOVE_OVERHEAD`] unless set): [`allocate`]
-    /// keeps this much for every move the player has left.
+    /// keeps this much for every move the player may still have to make.
     pub overhead: Duration,
 }
 
@@ -234,8 +234,10 @@ pub const MIN_MOVES: u32 = 2;
 /// - `reserve = min(max(min(remaining / 20, MAX_RESERVE), overhead * left), remaining)`,
 ///   never spent: a share of the clock (answering takes time too), and at least the clock's
 ///   [`overhead`](GameClock::overhead) for each of the player's `left` moves (`moves_to_go`, or
-///   `ceil(empties / 2)` with at least 1: this one and the player's later moves if nobody
-///   passes, the free ones included); `usable = remaining - reserve`;
+///   `empties` with at least 1: the most moves the player can still make, each filling a
+///   square, as when the opponent passes; `ceil(empties / 2)`, the count if nobody passes,
+///   ran short in games where the opponent passed near the end); `usable = remaining -
+///   reserve`;
 /// - `moves = moves_to_go`, or for a sudden-death clock
 ///   `max(MIN_MOVES, ceil((empties - FREE_EMPTIES) / 2))`: the player's own moves left if
 ///   nobody passes, less those answered at once after the game is solved;
@@ -256,8 +258,8 @@ pub const MIN_MOVES: u32 = 2;
 ///
 /// So `soft <= hard <= remaining`, and a player that stops at `hard` never loses on time as
 /// long as each move costs at most `overhead` beyond its hard bound (and the reserve's share
-/// covers anything else): after a move the time left is at least the reserve less one
-/// overhead, which is the floor of the next move's reserve. When the clock is below the floor,
+/// covers anything else), whoever passes: after a move the time left is at least the reserve
+/// less one overhead, which is at least the floor of the player's next move's reserve. When the clock is below the floor,
 /// `usable` is 0 and the player answers at once.
 ///
 /// ```
@@ -270,7 +272,7 @@ pub const MIN_MOVES: u32 = 2;
 /// assert_eq!((t.soft, t.hard), (ms(1_900), ms(3_800)));
 /// ```
 pub fn allocate(clock: &GameClock, empties: u32) -> TimeLimit {
-    let left = clock.moves_to_go.unwrap_or(empties.div_ceil(2)).max(1);
+    let left = clock.moves_to_go.unwrap_or(empties).max(1);
     let floor = clock.overhead.saturating_mul(left);
     let reserve = (clock.remaining / 20).min(MAX_RESERVE).max(floor).min(clock.remaining);
     let usable = clock.remaining.saturating_sub(reserve);
@@ -306,12 +308,18 @@ mod tests {
         assert_eq!((t.soft, t.hard), (ms(9_500), ms(9_500)));
         // Near the end at least MIN_MOVES share the clock, and no move may take more than half
         // of it while another move remains, the increment included.
-        for empties in [0, 1, 5, 10, 13, 14, 15, 16, 17, 18, 19, 20] {
+        // (From 11 empties the floor, 5 ms a square, passes the share of 50 ms.)
+        for empties in [0, 1, 5, 10] {
             let t = allocate(&GameClock::new(ms(1_000), ms(0)), empties);
             assert_eq!((t.soft, t.hard), (ms(475), ms(475)), "{empties}");
         }
+        for (empties, half) in [(14, 465), (17, 457), (20, 450)] {
+            let t = allocate(&GameClock::new(ms(1_000), ms(0)), empties);
+            let half = ms(half) + us(if empties % 2 == 1 { 500 } else { 0 });
+            assert_eq!((t.soft, t.hard), (half, half), "{empties}");
+        }
         let t = allocate(&GameClock::new(ms(1_000), ms(1_000)), 14);
-        assert_eq!((t.soft, t.hard), (ms(475), ms(475)));
+        assert_eq!((t.soft, t.hard), (ms(465), ms(465)));
         // The last move before a refill may use all that is usable.
         let t = allocate(&GameClock::new(ms(1_000), ms(0)).with_moves_to_go(1), 14);
         assert_eq!((t.soft, t.hard), (ms(950), ms(950)));
@@ -325,19 +333,19 @@ mod tests {
         // The reserve is capped: 1 h leaves 0.5 s aside, not 3 min.
         let t = allocate(&GameClock::new(ms(3_600_000), ms(0)).with_moves_to_go(1), 40);
         assert_eq!(t.hard, ms(3_599_500));
-        // The floor: 5 ms for each move left. 21 empties: 11 moves keep 55 ms of 1 s, not 50.
+        // The floor: 5 ms for each move the player may still make, one a square. 21 empties keep
+        // 105 ms of 1 s, not 50.
         let t = allocate(&GameClock::new(ms(1_000), ms(0)), 21);
-        assert_eq!((t.soft, t.hard), (ms(472) + us(500), ms(472) + us(500)));
+        assert_eq!((t.soft, t.hard), (ms(447) + us(500), ms(447) + us(500)));
         let t = allocate(&GameClock::new(ms(1_000), ms(0)), 22);
-        assert_eq!(t.soft, ms(472) + us(500));
+        assert_eq!(t.soft, ms(445));
         let t = allocate(&GameClock::new(ms(1_000), ms(0)), 23);
-        assert_eq!(t.soft, ms(470));
-        // 200 ms at 20 empties: 50 ms kept (not 10), 75 ms a move at most.
+        assert_eq!(t.soft, ms(442) + us(500));
+        // 200 ms at 20 empties: 100 ms kept (not 10), 50 ms a move at most.
         let t = allocate(&GameClock::new(ms(200), ms(0)), 20);
-        assert_eq!((t.soft, t.hard), (ms(75), ms(75)));
-        // An odd count rounds up: 19 empties are 10 moves.
+        assert_eq!((t.soft, t.hard), (ms(50), ms(50)));
         let t = allocate(&GameClock::new(ms(200), ms(0)), 19);
-        assert_eq!(t.hard, ms(75));
+        assert_eq!(t.hard, ms(52) + us(500));
         // The last empty square still keeps one overhead, and so does a tournament control's
         // last move; moves_to_go replaces the count from the empties.
         let t = allocate(&GameClock::new(ms(50), ms(0)), 1);
@@ -355,23 +363,24 @@ mod tests {
             (c.overhead, GameClock::new(ms(1), ms(0)).overhead),
             (ms(20), MOVE_OVERHEAD)
         );
-        assert_eq!(allocate(&c, 20).hard, ms(400));
+        assert_eq!(allocate(&c, 20).hard, ms(300));
         let t = allocate(&GameClock::new(ms(1_000), ms(0)).with_overhead(ms(0)), 60);
         assert_eq!(t.hard, ms(2 * 950 / 20));
     }
 
     /// The reserve of the documented formula for a sudden-death clock at the default overhead.
     fn expected_reserve(remaining: Duration, empties: u32) -> Duration {
-        let floor = MOVE_OVERHEAD * empties.div_ceil(2).max(1);
+        let floor = MOVE_OVERHEAD * empties.max(1);
         (remaining / 20).min(MAX_RESERVE).max(floor).min(remaining)
     }
 
-    /// Plays a player's moves from 60 empties (the opponent never passes), each taking its hard
-    /// bound plus `cost`; the least time left after a move, or `None` if one ran out of time.
-    fn least_left(clock: GameClock, cost: Duration) -> Option<Duration> {
+    /// Plays a player's moves from 60 empties, each taking its hard bound plus `cost`, with the
+    /// opponent moving in between (`passes` false) or always passing; the least time left after
+    /// a move, or `None` if one ran out of time.
+    fn least_left(clock: GameClock, cost: Duration, passes: bool) -> Option<Duration> {
         let mut remaining = clock.remaining;
         let mut least = remaining;
-        for empties in (1..=60).rev().step_by(2) {
+        for empties in (1..=60).rev().step_by(if passes { 1 } else { 2 }) {
             let t = allocate(&GameClock { remaining, ..clock }, empties);
             remaining = remaining.checked_sub(t.hard + cost)?;
             least = least.min(remaining);
@@ -391,25 +400,27 @@ mod tests {
             (2_000, 20),
             (10_000, 100),
         ] {
-            // The clock must hold the floor at the start: 30 moves of overhead.
-            for overhead in [1, 5, 12].into_iter().filter(|o| o * 30 <= base) {
+            // The clock must hold the floor at the start: 60 squares of overhead.
+            for overhead in [1, 5, 12].into_iter().filter(|o| o * 60 <= base) {
                 let clock = GameClock::new(ms(base), ms(inc)).with_overhead(ms(overhead));
                 for cost in [0, overhead / 2, overhead] {
-                    assert!(
-                        least_left(clock, ms(cost)).is_some(),
-                        "{base}+{inc}, {overhead} ms, cost {cost}"
-                    );
+                    for passes in [false, true] {
+                        assert!(
+                            least_left(clock, ms(cost), passes).is_some(),
+                            "{base}+{inc}, {overhead} ms, cost {cost}, passes {passes}"
+                        );
+                    }
                 }
             }
         }
         // Without the floor the reserve halves with the clock near the end and a cost of 5 ms a
         // move runs out (the losses of two NBoard processes at a 4 s clock).
         let no_floor = GameClock::new(ms(4_000), ms(0)).with_overhead(ms(0));
-        assert_eq!(least_left(no_floor, ms(5)), None);
-        assert!(least_left(no_floor, ms(0)).is_some());
+        assert_eq!(least_left(no_floor, ms(5), false), None);
+        assert!(least_left(no_floor, ms(0), false).is_some());
         // A cost above the floor can run out, with the floor as without.
         let clock = GameClock::new(ms(4_000), ms(0));
-        assert_eq!(least_left(clock, ms(12)), None);
+        assert_eq!(least_left(clock, ms(12), false), None);
     }
 
     #[test]

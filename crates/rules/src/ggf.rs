@@ -191,10 +191,11 @@ pub struct GgfTimeControl {
     pub increment: f64,
 }
 
-/// The clock of the side to move at the end of a record ([`GgfGame::clock`]).
+/// The clock of one side at the end of a record ([`GgfGame::clock`], [`GgfGame::clock_of`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GgfClock {
-    /// The side to move after the record's moves.
+    /// The side whose clock this is (for [`GgfGame::clock`], the side to move after the
+    /// record's moves).
     pub side: Color,
     /// Its time left in seconds: the main time, plus an increment for each of its moves that
     /// gives a time, less those times (finite, never below 0).
@@ -245,10 +246,19 @@ impl GgfGame {
     /// # Errors
     /// [`ParseGgfError::BadValue`] (tag `TI`) when the tag is not a time control.
     pub fn clock(&self) -> Result<Option<GgfClock>, ParseGgfError> {
+        self.clock_of(self.final_position().side_to_move())
+    }
+
+    /// The clock of `side` after the record's moves: the main time of the `TI` tag, plus an
+    /// increment for each of `side`'s moves that gives a time, less those times. Both sides'
+    /// clocks are needed by an engine that is told later moves one at a time (NBoard's `move`).
+    ///
+    /// # Errors
+    /// [`ParseGgfError::BadValue`] (tag `TI`) when the tag is not a time control.
+    pub fn clock_of(&self, side: Color) -> Result<Option<GgfClock>, ParseGgfError> {
         let Some(tc) = self.time_limits()? else {
             return Ok(None);
         };
-        let side = self.final_position().side_to_move();
         let (mut used, mut timed) = (0.0, 0u32);
         for m in self.moves.iter().filter(|m| m.color == side) {
             if let Some(t) = m.time {
@@ -310,6 +320,23 @@ fn parse_board(value: &str) -> Result<Position, ParseGgfError> {
         _ => return Err(bad("BO", value, "side to move must be * or O")),
     };
     crate::text::parse_board(&squares, side).map_err(|e| bad("BO", value, e.to_string()))
+}
+
+impl GgfMove {
+    /// Reads a move of `color` as a record writes it inside `B[...]` or `W[...]`, and as the
+    /// NBoard protocol's `move` command sends it: `SQUARE[/EVAL[/TIME]]` (`F5`, `F5//1.25`,
+    /// `PA/-2.00/0.5`); an empty or missing evaluation or time is `None`.
+    ///
+    /// # Errors
+    /// [`ParseGgfError::BadValue`] (tag `B` or `W`) for a bad square, or an evaluation or time
+    /// that is not a finite number. Legality is not checked here.
+    pub fn parse(text: &str, color: Color) -> Result<GgfMove, ParseGgfError> {
+        let tag = match color {
+            Color::Black => "B",
+            Color::White => "W",
+        };
+        parse_move(tag, text, color)
+    }
 }
 
 fn parse_move(tag: &str, value: &str, color: Color) -> Result<GgfMove, ParseGgfError> {
@@ -481,20 +508,26 @@ impl fmt::Display for GgfGame {
         write!(f, "BO[{} {board} {side}]", size.side())?;
         for m in &self.moves {
             let tag = if m.color == Color::Black { "B" } else { "W" };
-            let mv = match m.mv {
-                Move::Pass => "PA".to_string(),
-                Move::Place(sq) => sq.to_string().to_uppercase(),
-            };
-            write!(f, "{tag}[{mv}")?;
-            match (m.eval, m.time) {
-                (None, None) => {}
-                (Some(e), None) => write!(f, "/{}", Num(e))?,
-                (None, Some(t)) => write!(f, "//{}", Num(t))?,
-                (Some(e), Some(t)) => write!(f, "/{}/{}", Num(e), Num(t))?,
-            }
-            f.write_str("]")?;
+            write!(f, "{tag}[{m}]")?;
         }
         f.write_str(";)")
+    }
+}
+
+/// The move as a record writes it inside `B[...]` or `W[...]` and NBoard's `move` command
+/// sends it: `F5`, `F5/-2/`, `F5//1.25`, `PA/0/0.5` ([`GgfMove::parse`] reads it back).
+impl fmt::Display for GgfMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.mv {
+            Move::Pass => f.write_str("PA")?,
+            Move::Place(sq) => write!(f, "{}", sq.to_string().to_uppercase())?,
+        }
+        match (self.eval, self.time) {
+            (None, None) => Ok(()),
+            (Some(e), None) => write!(f, "/{}", Num(e)),
+            (None, Some(t)) => write!(f, "//{}", Num(t)),
+            (Some(e), Some(t)) => write!(f, "/{}/{}", Num(e), Num(t)),
+        }
     }
 }
 
@@ -693,6 +726,40 @@ mod tests {
     }
 
     #[test]
+    fn a_move_as_nboard_sends_it() {
+        let f5: Move = "f5".parse().unwrap();
+        let m = |eval, time| GgfMove {
+            color: Color::White,
+            mv: f5,
+            eval,
+            time,
+        };
+        assert_eq!(GgfMove::parse("F5", Color::White), Ok(m(None, None)));
+        assert_eq!(GgfMove::parse("f5//1.25", Color::White), Ok(m(None, Some(1.25))));
+        assert_eq!(GgfMove::parse("F5/-2.00/0", Color::White), Ok(m(Some(-2.0), Some(0.0))));
+        assert_eq!(GgfMove::parse("F5/3/", Color::White), Ok(m(Some(3.0), None)));
+        let pass = GgfMove::parse("PA", Color::Black).unwrap();
+        assert_eq!((pass.color, pass.mv), (Color::Black, Move::Pass));
+        // Written back as read.
+        for text in ["F5", "F5//1.25", "F5/-2/0", "F5/3", "PA", "A1/0/0.5"] {
+            assert_eq!(GgfMove::parse(text, Color::Black).unwrap().to_string(), text);
+        }
+        for (bad, why) in [
+            ("Z9", "bad square"),
+            ("F5/x", "bad evaluation"),
+            ("F5//inf", "bad time"),
+            ("F5//1s", "bad time"),
+        ] {
+            match GgfMove::parse(bad, Color::Black) {
+                Err(ParseGgfError::BadValue { tag, value, why: w }) => {
+                    assert_eq!((tag.as_str(), value.as_str(), w.as_str()), ("B", bad, why));
+                }
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
     fn clock_of_the_side_to_move() {
         let g: GgfGame = format!("(;GM[Othello]TI[1:00/0.5/]BO[8 {START} *]B[F5//2.5]W[D6//1]B[C3//4];)")
             .parse()
@@ -732,10 +799,15 @@ mod tests {
             .parse()
             .unwrap();
         assert_eq!(nan.clock().unwrap().unwrap().remaining, 0.0);
+        // Either side's clock: black after its two timed moves, white after its one.
+        let b = g.clock_of(Color::Black).unwrap().unwrap();
+        assert_eq!((b.side, b.remaining, b.increment), (Color::Black, 54.5, 0.5));
+        assert_eq!(g.clock_of(Color::White).unwrap(), g.clock().unwrap());
         // No TI: no clock.
         let mut none = g.clone();
         none.time_control = None;
         assert_eq!(none.clock(), Ok(None));
+        assert_eq!(none.clock_of(Color::Black), Ok(None));
         assert_eq!("1:02:03.5".parse::<GgfTimeControl>().unwrap().main, 3723.5);
         assert_eq!("5:00".parse::<GgfTimeControl>().unwrap().increment, 0.0);
         assert_eq!("15:00//2:00".parse::<GgfTimeControl>().unwrap().increment, 0.0);

@@ -6,8 +6,13 @@
 //! `nboard: COMMAND: what is wrong`, and otherwise ignored: the session keeps its settings
 //! (a `ping` with a bad number is still answered). `set game` reads the position and the clock
 //! from one [`GgfGame`] parse; a record it refuses is reported, and one whose `TI` it cannot
-//! read is played without a clock. To the GUI: `set myname`,
-//! `status`, `nodestats`, `search`, `===`, `pong`, `learned`. Every line is flushed.
+//! read is played without a clock. `move F5/eval/time` (how the NBoard GUI tells each later
+//! move, the engine's own included) adds the move to that record, its time on its mover's
+//! clock. The engine times its own answers (from reading `go` to sending `===`); where the GUI
+//! charges more for one of them, the gap is added to the clock's per-move overhead
+//! (`--move-overhead` plus the largest of the last [`GAPS_KEPT`] gaps; off with
+//! `--fixed-overhead`). To the GUI: `set myname`, `status`, `nodestats`, `search`, `===`,
+//! `pong`, `learned`. Every line is flushed.
 //!
 //! A reader thread reads the input as bytes (a line that is not UTF-8, such as a Latin-1 player
 //! name in a GGF record, is decoded lossily and reading goes on) and forwards the lines in order.
@@ -25,10 +30,11 @@ use crate::search_cmd::discs;
 use othello_engine::{Limits, MOVE_OVERHEAD, Player, Reply};
 use othello_rules::{Color, GgfGame, Move, Position};
 use othello_spec::{DEFAULT_DEPTH, Engine, Spec};
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, mpsc};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Options of `othello nboard`.
 #[derive(clap::Args, Debug)]
@@ -44,6 +50,11 @@ pub struct NboardArgs {
     #[arg(long, default_value_t = MOVE_OVERHEAD.as_millis() as u64,
           value_parser = clap::value_parser!(u64).range(0..=60_000))]
     move_overhead: u64,
+    /// Keep `--move-overhead` as given. By default the largest gap, over the engine's last 8
+    /// moves the GUI timed, between the time the GUI charged for a move and the engine's own
+    /// time from reading `go` to sending `===` (what the pipe and the GUI cost) is added to it.
+    #[arg(long)]
+    fixed_overhead: bool,
 }
 
 /// Plays `mv` for `color`, inserting the forced pass of the other side when the record skips it.
@@ -93,8 +104,28 @@ pub struct SessionConfig {
     pub move_time: Option<Duration>,
     /// What each move costs beyond the search (`--move-overhead`): the game clock's
     /// [`GameClock::overhead`](othello_engine::GameClock::overhead), and the least a fixed time
-    /// per move keeps in hand (at most half of it).
+    /// per move keeps in hand (at most half of it). With `measure_overhead`, what the GUI is
+    /// seen to charge is added to it.
     pub move_overhead: Duration,
+    /// Whether what the GUI is seen to charge beyond the engine's own time (the largest gap over
+    /// the engine's last [`GAPS_KEPT`] moves the GUI timed) is added to `move_overhead`.
+    pub measure_overhead: bool,
+}
+
+/// How many of the engine's own moves are remembered until the GUI reports their time.
+const OWN_MOVES_KEPT: usize = 16;
+/// How many of the latest gaps between the GUI's time for one of the engine's moves and the
+/// engine's own time for it set the measured overhead (their largest).
+pub const GAPS_KEPT: usize = 8;
+
+/// One of the engine's answers to `go`, kept until the GUI reports the move with its time.
+#[derive(Clone, Copy, Debug)]
+struct OwnMove {
+    /// The position the engine moved in.
+    pos: Position,
+    mv: Move,
+    /// From reading `go` to sending `===`.
+    took: Duration,
 }
 
 impl Default for SessionConfig {
@@ -107,6 +138,7 @@ impl Default for SessionConfig {
             drain_input: false,
             move_time: None,
             move_overhead: MOVE_OVERHEAD,
+            measure_overhead: true,
         }
     }
 }
@@ -121,8 +153,15 @@ struct Session<W: Write> {
     out: W,
     /// Set when the output is closed: the session ends.
     closed: bool,
-    /// The clock of the last `set game` (its `TI[]` and move times), if it had one.
-    clock: Option<othello_engine::GameClock>,
+    /// The game as the GUI has told it: the last `set game` record and the `move`s since, with
+    /// their times (its clocks are `TI[]` less those times).
+    record: GgfGame,
+    /// When the line being handled was read.
+    received: Instant,
+    /// The engine's latest answers to `go`, until the GUI reports them ([`OWN_MOVES_KEPT`]).
+    own_moves: VecDeque<OwnMove>,
+    /// The latest gaps between the GUI's time for the engine's move and its own ([`GAPS_KEPT`]).
+    gaps: VecDeque<Duration>,
     stop: Arc<AtomicBool>,
     end_of_input: Arc<AtomicBool>,
     pings_seen: Arc<AtomicU64>,
@@ -155,6 +194,59 @@ impl<W: Write> Session<W> {
         }
     }
 
+    /// What each move costs beyond the search: `--move-overhead` (the engine's own cost past
+    /// its time: stopping the search, answering) plus, unless fixed, the largest of the latest
+    /// gaps the GUI's times showed (the pipe's and the GUI's cost, which the engine's own
+    /// timing does not see).
+    fn overhead(&self) -> Duration {
+        let measured = if self.config.measure_overhead {
+            self.gaps.iter().copied().max().unwrap_or_default()
+        } else {
+            Duration::ZERO
+        };
+        self.config.move_overhead.saturating_add(measured)
+    }
+
+    /// The clock of the side to move, from the GUI's record; `None` without a readable `TI`.
+    fn clock(&self) -> Option<othello_engine::GameClock> {
+        let clock = crate::arena::clock::ggf_clock(&self.record).ok().flatten()?;
+        Some(clock.with_overhead(self.overhead()))
+    }
+
+    /// Notes the GUI's time for a move played in `before`: if it is one of the engine's own
+    /// answers, the gap between that time and the engine's own is kept.
+    fn reported(&mut self, before: &Position, m: &othello_rules::GgfMove) {
+        let Some(time) = m.time.filter(|t| *t >= 0.0) else {
+            return;
+        };
+        // The position the mover saw (a record may leave out the other side's forced pass).
+        let before = if before.side_to_move() != m.color && before.must_pass() {
+            before.pass_unchecked()
+        } else {
+            *before
+        };
+        let Some(i) = self.own_moves.iter().position(|o| o.pos == before && o.mv == m.mv) else {
+            return;
+        };
+        let own = self.own_moves.remove(i).expect("found above");
+        let charged = Duration::try_from_secs_f64(time).unwrap_or(Duration::MAX);
+        let was = self.overhead();
+        if self.gaps.len() == GAPS_KEPT {
+            self.gaps.pop_front();
+        }
+        self.gaps.push_back(charged.saturating_sub(own.took));
+        let after = self.overhead();
+        if after > was {
+            self.diagnose(&format!(
+                "the GUI charged {:.1} ms for {} that took {:.1} ms here: {:.1} ms kept for each move left",
+                charged.as_secs_f64() * 1e3,
+                nboard_move(m.mv),
+                own.took.as_secs_f64() * 1e3,
+                after.as_secs_f64() * 1e3
+            ));
+        }
+    }
+
     /// Limits for one search. The stop flag is lowered, then raised again if a ping is queued
     /// or the input has ended (in this order, so a flag raised meanwhile by the reader is kept).
     fn limits(&self) -> Limits {
@@ -166,17 +258,18 @@ impl<W: Write> Session<W> {
         limits.depth = Some(self.depth);
         if let Some(t) = self.config.move_time {
             // A fixed time per move, whatever the GUI's clock says.
-            let reserve = crate::arena::clock::per_move_reserve(t, t, self.config.move_overhead);
+            let reserve = crate::arena::clock::per_move_reserve(t, t, self.overhead());
             limits.time = Limits::move_time(t - reserve).time;
             return limits.with_stop(self.stop.clone());
         }
-        if self.clock.is_some() && !self.config.own_limits {
+        let clock = self.clock();
+        if clock.is_some() && !self.config.own_limits {
             // The clock decides, under the `set depth` cap.
             limits.nodes = None;
             limits.time = None;
         }
         let limits = limits.with_stop(self.stop.clone());
-        match self.clock {
+        match clock {
             Some(clock) => limits.with_clock(clock),
             None => limits,
         }
@@ -240,14 +333,14 @@ impl<W: Write> Session<W> {
                     let ggf = line.split_once("game").map(|(_, g)| g.trim()).unwrap_or("");
                     match ggf.parse::<GgfGame>() {
                         Ok(game) => {
+                            if let Err(e) = game.time_limits() {
+                                self.diagnose(&format!("set game: {e}; playing without a clock"));
+                            }
+                            for (before, m) in game.positions().iter().zip(&game.moves) {
+                                self.reported(before, m);
+                            }
                             self.pos = game.final_position();
-                            self.clock = match crate::arena::clock::ggf_clock(&game) {
-                                Ok(clock) => clock.map(|c| c.with_overhead(self.config.move_overhead)),
-                                Err(e) => {
-                                    self.diagnose(&format!("set game: {e}; playing without a clock"));
-                                    None
-                                }
-                            };
+                            self.record = game;
                         }
                         Err(e) => self.diagnose(&format!("set game: {e}")),
                     }
@@ -269,20 +362,27 @@ impl<W: Write> Session<W> {
                 let Some(text) = words.next() else {
                     return self.refuse(line, "missing move");
                 };
+                // The mover: the side to move, or the other side when this one must pass and
+                // the GUI left the pass out.
                 let mv_text = text.split('/').next().unwrap_or("");
-                match mv_text.parse::<Move>() {
-                    Ok(mv) => {
-                        let color = if mv == Move::Pass || !self.pos.must_pass() {
-                            self.pos.side_to_move()
-                        } else {
-                            self.pos.side_to_move().opposite()
-                        };
-                        match play_for(&self.pos, color, mv) {
-                            Ok(p) => self.pos = p,
-                            Err(e) => self.refuse(line, &format!("illegal move: {e}")),
-                        }
+                let color = match mv_text.parse::<Move>() {
+                    Ok(mv) if mv != Move::Pass && self.pos.must_pass() => self.pos.side_to_move().opposite(),
+                    Ok(_) => self.pos.side_to_move(),
+                    Err(e) => return self.refuse(line, &e.to_string()),
+                };
+                // `F5[/eval[/time]]`, as in a record: the time goes on the mover's clock.
+                let m = match othello_rules::GgfMove::parse(text, color) {
+                    Ok(m) => m,
+                    Err(e) => return self.refuse(line, &e.to_string()),
+                };
+                match play_for(&self.pos, color, m.mv) {
+                    Ok(p) => {
+                        let before = self.pos;
+                        self.reported(&before, &m);
+                        self.record.moves.push(m);
+                        self.pos = p;
                     }
-                    Err(e) => self.refuse(line, &e.to_string()),
+                    Err(e) => self.refuse(line, &format!("illegal move: {e}")),
                 }
             }
             "go" => {
@@ -292,6 +392,14 @@ impl<W: Write> Session<W> {
                 self.say(&format!("nodestats {} {secs:.3}", r.nodes));
                 let eval = r.score.map_or(String::new(), |s| format!("{:.2}", discs(s)));
                 self.say(&format!("=== {}/{eval}/{secs:.3}", nboard_move(r.best_move)));
+                if self.own_moves.len() == OWN_MOVES_KEPT {
+                    self.own_moves.pop_front();
+                }
+                self.own_moves.push_back(OwnMove {
+                    pos: self.pos,
+                    mv: r.best_move,
+                    took: self.received.elapsed(),
+                });
                 self.say("status");
             }
             "hint" => {
@@ -383,7 +491,7 @@ where
     let stop = Arc::new(AtomicBool::new(false));
     let end_of_input = Arc::new(AtomicBool::new(false));
     let pings_seen = Arc::new(AtomicU64::new(0));
-    let (tx, rx) = mpsc::channel::<String>();
+    let (tx, rx) = mpsc::channel::<(Instant, String)>();
     let reader = {
         let (stop, end_of_input, pings_seen) = (stop.clone(), end_of_input.clone(), pings_seen.clone());
         std::thread::spawn(move || {
@@ -400,7 +508,7 @@ where
                             pings_seen.fetch_add(1, Ordering::SeqCst);
                             stop.store(true, Ordering::SeqCst);
                         }
-                        if tx.send(line.to_string()).is_err() {
+                        if tx.send((Instant::now(), line.to_string())).is_err() {
                             break;
                         }
                     }
@@ -423,14 +531,18 @@ where
         pos: Position::start(),
         out: output,
         closed: false,
-        clock: None,
+        record: GgfGame::new(Position::start(), "", ""),
+        received: Instant::now(),
+        own_moves: VecDeque::new(),
+        gaps: VecDeque::new(),
         stop,
         end_of_input,
         pings_seen,
         pings_done: 0,
     };
     let mut ended = true;
-    for line in rx.iter() {
+    for (received, line) in rx.iter() {
+        session.received = received;
         session.handle(&line);
         if session.closed {
             ended = false;
@@ -451,6 +563,7 @@ where
 pub fn run(args: &NboardArgs) -> CliResult {
     let (mut engine, mut config) = engine_from_spec(&args.engine)?;
     config.move_overhead = Duration::from_millis(args.move_overhead);
+    config.measure_overhead = !args.fixed_overhead;
     // A first search before the GUI's first `go`, so that no timed move pays for allocating
     // the table, then a clean start.
     engine.think(&Position::start(), &Limits::depth(1).with_nodes(1));
@@ -481,7 +594,10 @@ mod tests {
             pos: Position::start(),
             out: Vec::new(),
             closed: false,
-            clock: None,
+            record: GgfGame::new(Position::start(), "", ""),
+            received: Instant::now(),
+            own_moves: VecDeque::new(),
+            gaps: VecDeque::new(),
             stop: Arc::default(),
             end_of_input: Arc::default(),
             pings_seen: Arc::default(),
@@ -502,7 +618,7 @@ mod tests {
         let expect = othello_rules::text::play_sequence(&Position::start(), "f5f6e6").unwrap();
         assert_eq!(s.pos, expect);
         // White to move: 60 s + 1 s increment - 1.5 s.
-        let clock = s.clock.unwrap();
+        let clock = s.clock().unwrap();
         assert_eq!(clock.remaining, Duration::from_millis(59_500));
         assert_eq!(clock.increment, Duration::from_secs(1));
         // A refused record keeps the previous position and clock.
@@ -514,23 +630,156 @@ mod tests {
         ] {
             s.handle(&format!("set game {bad}"));
             assert_eq!(s.pos, expect, "{bad}");
-            assert_eq!(s.clock, Some(clock), "{bad}");
+            assert_eq!(s.clock(), Some(clock), "{bad}");
         }
         // A trailing pass of the side that must pass; no TI: no clock.
         s.handle(&format!("set game (;BO[4 -O{} O]W[PA];)", "*".repeat(14)));
         assert_eq!(s.pos.side_to_move(), Color::Black);
         let before = othello_rules::text::parse_board(&format!("-O{}", "*".repeat(14)), Color::White).unwrap();
         assert_eq!(s.pos, before.pass_unchecked());
-        assert_eq!(s.clock, None);
+        assert_eq!(s.clock(), None);
         // A record with a bad TI: the position is taken, without a clock.
-        s.clock = Some(clock);
         s.handle(&format!("set game (;TI[soon]BO[8 {START} *]B[F5];)"));
         assert_eq!(
             s.pos,
             othello_rules::text::play_sequence(&Position::start(), "f5").unwrap()
         );
-        assert_eq!(s.clock, None);
+        assert_eq!(s.clock(), None);
         assert_eq!(output(&mut s), "");
+    }
+
+    #[test]
+    fn move_lines_keep_both_sides_clocks() {
+        let secs = |s: &Session<Vec<u8>>| s.clock().unwrap().remaining.as_secs_f64();
+        let mut s = session();
+        // Black to move, 10 s of its minute used.
+        s.handle(&format!(
+            "set game (;GM[Othello]TI[1:00/0.5]BO[8 {START} *]B[F5//10]W[D6//1];)"
+        ));
+        assert_eq!(secs(&s), 50.5);
+        // As the NBoard GUI sends later moves: each time goes on its mover's clock.
+        s.handle("move C3/1.5/5");
+        assert_eq!(s.pos.side_to_move(), Color::White);
+        assert_eq!(secs(&s), 59.5);
+        s.handle("move D3//2");
+        assert_eq!(secs(&s), 46.0);
+        // No time: the clock is not charged (nor given an increment), as in a record.
+        s.handle("move C4");
+        assert_eq!(secs(&s), 58.0);
+        // The same as one record of the five moves.
+        let moves = s.record.moves.clone();
+        s.handle(&format!(
+            "set game (;GM[Othello]TI[1:00/0.5]BO[8 {START} *]B[F5//10]W[D6//1]B[C3/1.5/5]W[D3//2]B[C4];)"
+        ));
+        assert_eq!(s.record.moves, moves);
+        assert_eq!(secs(&s), 58.0);
+        // A bad evaluation or time refuses the move.
+        let pos = s.pos;
+        for bad in ["move E3//abc", "move E3/x/1", "move E3//inf"] {
+            s.handle(bad);
+            assert_eq!((s.pos, secs(&s)), (pos, 58.0), "{bad}");
+        }
+        assert_eq!(s.record.moves.len(), 5);
+        assert_eq!(output(&mut s), "");
+    }
+
+    #[test]
+    fn the_overhead_follows_the_gui_s_times_for_the_engine_s_moves() {
+        let ms = Duration::from_millis;
+        let mut s = session();
+        let start = Position::start();
+        let f5: Move = "f5".parse().unwrap();
+        let own = |pos: Position, mv: Move, took: u64| OwnMove {
+            pos,
+            mv,
+            took: ms(took),
+        };
+        s.handle(&format!("set game (;GM[Othello]TI[1:00]BO[8 {START} *];)"));
+        assert_eq!(s.overhead(), MOVE_OVERHEAD);
+        // The engine took 20 ms for f5; the GUI charged 50 ms: 30 ms more per move.
+        s.own_moves.push_back(own(start, f5, 20));
+        s.handle("move F5//0.05");
+        assert_eq!(s.gaps, [ms(30)]);
+        assert!(s.own_moves.is_empty());
+        assert_eq!(s.clock().unwrap().overhead, ms(35));
+        assert_eq!(s.limits().clock.unwrap().overhead, ms(35));
+        // The opponent's times are not the engine's overhead.
+        s.handle("move D6//0.5");
+        assert_eq!(s.gaps.len(), 1);
+        // A GUI that charges less than the engine measured: a gap of 0.
+        let after = s.pos;
+        let c3: Move = "c3".parse().unwrap();
+        s.own_moves.push_back(own(after, c3, 40));
+        s.handle("move C3//0.01");
+        assert_eq!(s.gaps, [ms(30), ms(0)]);
+        // A fixed time per move keeps the measured overhead too: 160 ms less 35.
+        s.config.move_time = Some(ms(160));
+        assert_eq!(s.limits().time.unwrap().hard, ms(125));
+        s.config.move_time = None;
+        // Off: the configured overhead alone.
+        s.config.measure_overhead = false;
+        assert_eq!(s.overhead(), MOVE_OVERHEAD);
+        s.config.measure_overhead = true;
+        // The configured overhead is the engine's own cost: the GUI's comes on top.
+        s.config.move_overhead = ms(45);
+        assert_eq!(s.overhead(), ms(75));
+        s.config.move_overhead = MOVE_OVERHEAD;
+        // Only the latest GAPS_KEPT gaps count: the 30 ms one ages out.
+        for i in 0..GAPS_KEPT - 2 {
+            s.gaps.push_back(ms(i as u64));
+        }
+        assert_eq!(s.overhead(), ms(35));
+        let d3: Move = "d3".parse().unwrap();
+        s.own_moves.push_back(own(s.pos, d3, 10));
+        s.handle("move D3//0.016");
+        assert_eq!(s.gaps.len(), GAPS_KEPT);
+        assert_eq!(s.overhead(), ms(11));
+        // A time beyond any clock: the engine answers at once, without overflowing.
+        s.own_moves.push_back(own(s.pos, "c4".parse().unwrap(), 1));
+        s.handle("move C4//1e300");
+        assert_eq!(s.overhead(), Duration::MAX);
+        let clock = s.limits().clock.unwrap();
+        assert_eq!(
+            othello_engine::allocate(&clock, s.pos.empty_count()).hard,
+            Duration::ZERO
+        );
+        // A record reports each of the engine's moves once, however often it is sent.
+        let mut s = session();
+        s.own_moves.push_back(own(start, f5, 10));
+        let game = format!("set game (;GM[Othello]TI[1:00]BO[8 {START} *]B[F5//0.1]W[D6//1];)");
+        s.handle(&game);
+        s.handle(&game);
+        assert_eq!(s.gaps, [ms(90)]);
+        // A record that leaves out a forced pass: the engine moved after it.
+        let board = format!("-O{}", "*".repeat(14));
+        let white = othello_rules::text::parse_board(&board, Color::White).unwrap();
+        assert!(white.must_pass());
+        let a1: Move = "a1".parse().unwrap();
+        s.own_moves.push_back(own(white.pass_unchecked(), a1, 5));
+        s.handle(&format!("set game (;TI[1:00]BO[4 {board} O]B[A1//0.025];)"));
+        assert_eq!(s.gaps, [ms(90), ms(20)]);
+        assert_eq!(output(&mut s), "");
+    }
+
+    #[test]
+    fn go_times_the_engine_s_answer_from_the_line_s_arrival() {
+        let mut s = session();
+        s.handle(&format!("set game (;GM[Othello]TI[1:00]BO[8 {START} *];)"));
+        s.received = Instant::now() - Duration::from_millis(40);
+        s.handle("go");
+        let own = *s.own_moves.back().unwrap();
+        assert_eq!(own.pos, Position::start());
+        assert!(own.took >= Duration::from_millis(40), "{:?}", own.took);
+        let answer = output(&mut s);
+        assert!(answer.contains(&format!("=== {}/", nboard_move(own.mv))), "{answer}");
+        // The GUI charged a second more than that.
+        let charged = own.took.as_secs_f64() + 1.0;
+        s.handle(&format!("move {}//{charged:.6}", nboard_move(own.mv)));
+        let gap = s.gaps[0];
+        assert!(
+            gap > Duration::from_millis(999) && gap < Duration::from_millis(1001),
+            "{gap:?}"
+        );
     }
 
     #[test]
@@ -555,10 +804,10 @@ mod tests {
         let mut s = session();
         let game = format!("set game (;GM[Othello]TI[1:00]BO[8 {START} *]B[F5//1];)");
         s.handle(&game);
-        assert_eq!(s.clock.unwrap().overhead, MOVE_OVERHEAD);
+        assert_eq!(s.clock().unwrap().overhead, MOVE_OVERHEAD);
         s.config.move_overhead = ms(20);
         s.handle(&game);
-        let clock = s.clock.unwrap();
+        let clock = s.clock().unwrap();
         assert_eq!((clock.remaining, clock.overhead), (ms(60_000), ms(20)));
         assert_eq!(s.limits().clock, Some(clock));
         // A fixed time per move keeps the larger of the overhead and t / 16, at most t / 2

@@ -202,6 +202,50 @@ fn received(tag: &str, spec: &str, args: &[&str]) -> Vec<String> {
     lines
 }
 
+/// An engine that asks for its moves one at a time (`"moves": "move"`, as the NBoard GUI
+/// tells them) gets one `set game` a game, then a timed `move` line for every move, its own
+/// included; `othello nboard` plays such games to their end under a clock.
+#[test]
+fn an_engine_told_its_moves_one_at_a_time_plays_whole_games() {
+    let log = tmp("told-by-move.txt");
+    let _ = std::fs::remove_file(&log);
+    let command = format!("tee -a '{}' | '{BIN}' nboard --engine pvs", log.to_str().unwrap());
+    let list = serde_json::json!([{"name": "bymove", "command": "sh", "args": ["-c", command], "moves": "move"}]);
+    let engines = tmp("engines-bymove.json");
+    std::fs::write(&engines, list.to_string()).unwrap();
+    let (games, summary) = play(&[
+        "pvs:depth=2",
+        "ext:name=bymove,depth=2",
+        "--engines",
+        engines.to_str().unwrap(),
+        "-g",
+        "2",
+        "--tc",
+        "60",
+    ]);
+    assert_eq!(summary["games"], 2);
+    for g in &games {
+        assert_eq!(g["ending"], "scored", "{g}");
+        assert!(moves_of(g).len() > 50, "{g}");
+    }
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.iter().filter(|l| l.starts_with("set game ")).count(), 2, "{text}");
+    let moves: Vec<&str> = lines.iter().copied().filter(|l| l.starts_with("move ")).collect();
+    // Every move after each game's first `go` reaches the engine, with the time it took.
+    assert!(moves.len() > 50, "{text}");
+    assert!(moves.iter().all(|l| l.contains("//")), "{text}");
+    // The first game: a `set game`, a `go`, then only moves and `go`s (and depths).
+    let first_go = lines.iter().position(|l| *l == "go").unwrap();
+    let second_game = lines.iter().rposition(|l| l.starts_with("set game ")).unwrap();
+    assert!(
+        lines[first_go..second_game]
+            .iter()
+            .all(|l| l.starts_with("move ") || *l == "go" || l.starts_with("ping ")),
+        "{text}"
+    );
+}
+
 #[test]
 fn no_depth_and_no_clock_sends_no_depth() {
     let depths =

@@ -152,6 +152,15 @@ impl Interactive {
             std::thread::sleep(Duration::from_millis(20));
         }
     }
+
+    /// [`Interactive::close`], then what the engine wrote on stderr.
+    fn close_with_stderr(mut self) -> String {
+        let mut stderr = self.child.stderr.take().unwrap();
+        self.close();
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut text).unwrap();
+        text
+    }
 }
 
 /// A failed test must not leave a deep search running.
@@ -261,6 +270,48 @@ fn a_bad_move_overhead_is_refused() {
     let go = s.until(|l| l.starts_with("=== "));
     assert!(go.last().unwrap().starts_with("=== "), "{go:?}");
     s.close();
+}
+
+/// The GUI's time for the engine's own move raises the overhead: charged 500 s of a 10-minute
+/// clock for a first move that took it milliseconds, the engine keeps 500 s for each move it
+/// has left, more than the 100 s it has, and answers after its first iteration; with
+/// `--fixed-overhead` it keeps 5 ms a move and searches to the `set depth` (6 iterations,
+/// about a millisecond, with more than a second to spend).
+#[test]
+fn the_gui_s_time_for_the_engine_s_move_raises_its_overhead() {
+    for (args, fixed) in [(&[][..], false), (&["--fixed-overhead"][..], true)] {
+        let mut s = Interactive::with_args(args);
+        s.send(&format!(
+            "nboard 2\nset depth 6\nset game (;GM[Othello]TI[10:00]BO[8 {START_BOARD} *];)\ngo\n"
+        ));
+        let first = s.until(|l| l.starts_with("=== "));
+        let mv = first.last().unwrap()[4..6].to_string();
+        let reply = match mv.as_str() {
+            "F5" => "D6",
+            "D3" => "C5",
+            "C4" => "E3",
+            "E6" => "F4",
+            other => panic!("first move {other}"),
+        };
+        s.send(&format!("move {mv}//500\nmove {reply}\ngo\n"));
+        let second = s.until(|l| l.starts_with("=== "));
+        // A `nodestats` line per iteration, then one with the totals.
+        let iterations = second.iter().filter(|l| l.starts_with("nodestats")).count() - 1;
+        let stderr = s.close_with_stderr();
+        if fixed {
+            assert_eq!(iterations, 6, "{second:?}");
+            assert_eq!(stderr, "");
+        } else {
+            assert!(iterations < 6, "{second:?}");
+            // Said once, on stderr.
+            assert!(
+                stderr.starts_with("nboard: the GUI charged 500000.0 ms for "),
+                "{stderr}"
+            );
+            assert!(stderr.trim_end().ends_with("ms kept for each move left"), "{stderr}");
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        }
+    }
 }
 
 /// Runs `script` (stdin then closed) and returns stdout and stderr (panics if the process

@@ -9,7 +9,8 @@
 //!
 //! `protocol` is the version sent in `nboard N` (default 2; older engines accept only 1);
 //! `restart` is `on` (a fresh process for every game) or `off` (default: one process kept
-//! between games, restarted only after it misbehaves). A spec `ext:name=edax[,depth=N]` picks
+//! between games, restarted only after it misbehaves); `moves` is `set-game` (default) or
+//! `move` (below). A spec `ext:name=edax[,depth=N]` picks
 //! one; `depth` is sent as `set depth N`. Without it, a timed match (`--tc`, `--st`) sends
 //! `set depth 60`, so the clock decides; a match with neither a depth nor a clock sends no
 //! `set depth` at all, and the engine plays to its own default limits (a depth of 60 there
@@ -18,8 +19,10 @@
 //! For each move the runner sends `set game <GGF>` (the record so far, `TI[]` and the time of
 //! every move, so the engine can read its clock), then `go`, and waits for
 //! `=== MOVE[/eval[/time]]` or `=== MOVE [eval [time]]`; other lines (`status`, `nodestats`,
-//! `search`, `set myname`) are read and ignored. Each game starts with `ping N` / `pong N`,
-//! awaited for the hang timeout. A process that exits, stays silent past its deadline, writes
+//! `search`, `set myname`) are read and ignored. With `"moves": "move"` it speaks as the NBoard
+//! GUI does instead: a `set game` for a game's first move, then a `move F5/eval/time` line for
+//! each move since the last `go`, the engine's own included. Each game starts with `ping N` /
+//! `pong N`, awaited for the hang timeout. A process that exits, stays silent past its deadline, writes
 //! output that is not text (UTF-8) or answers garbage fails the move; it is killed (also when
 //! the runner drops it) and started again for the next game. An interrupt of the run (the flag
 //! of [`ExternalPlayer::set_interrupt`]) ends every wait for the engine within
@@ -52,6 +55,10 @@ pub struct EngineDef {
     pub protocol: u32,
     /// A fresh process for every game.
     pub restart_per_game: bool,
+    /// Tell the moves after a game's first `set game` one at a time with `move F5/eval/time`
+    /// (`"moves": "move"`), as the NBoard GUI does, instead of a whole record before every move
+    /// (`"set-game"`, the default).
+    pub moves_by_line: bool,
 }
 
 /// Reads an engines file.
@@ -74,7 +81,17 @@ pub fn parse_engines(text: &str) -> Result<Vec<EngineDef>, String> {
     for (i, e) in list.iter().enumerate() {
         let obj = e.as_object().ok_or(format!("entry {} is not an object", i + 1))?;
         for key in obj.keys() {
-            if !["name", "command", "args", "workingDirectory", "protocol", "restart"].contains(&key.as_str()) {
+            if ![
+                "name",
+                "command",
+                "args",
+                "workingDirectory",
+                "protocol",
+                "restart",
+                "moves",
+            ]
+            .contains(&key.as_str())
+            {
                 return Err(format!("entry {}: unknown key '{key}'", i + 1));
             }
         }
@@ -106,6 +123,15 @@ pub fn parse_engines(text: &str) -> Result<Vec<EngineDef>, String> {
             Some("on") => true,
             Some(other) => return Err(format!("engine {name}: \"restart\" must be on or off, not {other}")),
         };
+        let moves_by_line = match string("moves").as_deref() {
+            None | Some("set-game") => false,
+            Some("move") => true,
+            Some(other) => {
+                return Err(format!(
+                    "engine {name}: \"moves\" must be set-game or move, not {other}"
+                ));
+            }
+        };
         if out.iter().any(|d| d.name == name) {
             return Err(format!("engine {name} is listed twice"));
         }
@@ -116,6 +142,7 @@ pub fn parse_engines(text: &str) -> Result<Vec<EngineDef>, String> {
             dir: string("workingDirectory"),
             protocol,
             restart_per_game,
+            moves_by_line,
         });
     }
     Ok(out)
@@ -271,6 +298,9 @@ pub struct ExternalPlayer {
     root: Position,
     history: Vec<(Move, Option<Duration>)>,
     time_control: Option<String>,
+    /// The game as the process was last told it (a `set game` and the `move`s after it), for
+    /// [`EngineDef::moves_by_line`]; `None` for a new process or game.
+    told: Option<GgfGame>,
     failure: Option<Failure>,
     /// Raised on an interrupt of the run: every wait for the engine ends.
     interrupt: Option<Arc<AtomicBool>>,
@@ -301,6 +331,7 @@ impl ExternalPlayer {
             root: Position::start(),
             history: Vec::new(),
             time_control: None,
+            told: None,
             failure: None,
             interrupt: None,
         };
@@ -321,6 +352,7 @@ impl ExternalPlayer {
     fn start(&mut self) -> Result<(), Failure> {
         self.process = None;
         self.sent_depth = None;
+        self.told = None;
         let mut proc = Process::start(&self.def)?;
         proc.send(&format!("nboard {}", self.def.protocol))?;
         self.process = Some(proc);
@@ -345,6 +377,7 @@ impl ExternalPlayer {
         self.root = root;
         self.history = moves.iter().map(|&m| (m, None)).collect();
         self.time_control = time_control.map(str::to_string);
+        self.told = None;
         self.failure = None;
         if self.interrupted() {
             return Err(Failure::Interrupted);
@@ -449,8 +482,29 @@ impl ExternalPlayer {
             .map(|d| d.clamp(1, 60))
     }
 
+    /// What tells the process the game `record`: `set game` with the whole record, or, for an
+    /// engine told its moves one at a time, a `move` line for each move since the record it
+    /// was last told, when this one continues it (the same start and `TI`).
+    fn game_lines(&self, record: &GgfGame) -> Vec<String> {
+        match &self.told {
+            Some(told)
+                if self.def.moves_by_line
+                    && told.start == record.start
+                    && told.time_control == record.time_control
+                    && record.moves.starts_with(&told.moves) =>
+            {
+                record.moves[told.moves.len()..]
+                    .iter()
+                    .map(|m| format!("move {m}"))
+                    .collect()
+            }
+            _ => vec![format!("set game {record}")],
+        }
+    }
+
     fn ask(&mut self, pos: &Position, limits: &Limits) -> Result<Reply, Failure> {
-        let ggf = self.game_record(pos, limits).to_string();
+        let record = self.game_record(pos, limits);
+        let game_lines = self.game_lines(&record);
         let timed = limits.clock.is_some() || limits.time.is_some();
         let depth = self.depth_to_send(limits.depth, timed);
         let wait = self.deadline(limits);
@@ -469,7 +523,11 @@ impl ExternalPlayer {
         if let Some(d) = send_depth {
             proc.send(&format!("set depth {d}"))?;
         }
-        proc.send(&format!("set game {ggf}"))?;
+        for line in &game_lines {
+            proc.send(line)?;
+        }
+        self.told = Some(record);
+        let proc = self.proc()?;
         proc.send("go")?;
         let until = start + wait;
         loop {
@@ -546,7 +604,52 @@ mod tests {
             dir: None,
             protocol: 2,
             restart_per_game: false,
+            moves_by_line: false,
         }
+    }
+
+    #[test]
+    fn moves_go_one_at_a_time_to_an_engine_that_asks_for_it() {
+        let mut p =
+            ExternalPlayer::new(sh("exec cat >/dev/null"), None, Duration::ZERO, Duration::from_secs(1)).unwrap();
+        let record = |text: &str| -> GgfGame {
+            format!(
+                "(;GM[Othello]PB[black]PW[white]RE[?]TI[1:00]TY[8]BO[8 {} *]{text};)",
+                &Position::start().board_string()
+            )
+            .parse()
+            .unwrap()
+        };
+        let first = record("B[F5//1]");
+        let later = record("B[F5//1]W[D6/-1/2.5]B[C3//0]");
+        // A whole record before every move by default.
+        p.told = Some(first.clone());
+        assert_eq!(p.game_lines(&later), [format!("set game {later}")]);
+        // One at a time: nothing told yet, then the moves since.
+        p.def.moves_by_line = true;
+        p.told = None;
+        assert_eq!(p.game_lines(&first), [format!("set game {first}")]);
+        p.told = Some(first.clone());
+        assert_eq!(p.game_lines(&later), ["move D6/-1/2.5", "move C3//0"]);
+        assert_eq!(p.game_lines(&first), Vec::<String>::new());
+        // Not a continuation: another start, another time control, other moves.
+        let mut other = later.clone();
+        other.time_control = Some("2:00".into());
+        assert_eq!(p.game_lines(&other), [format!("set game {other}")]);
+        let other = record("B[D3//1]W[C5//1]");
+        assert_eq!(p.game_lines(&other), [format!("set game {other}")]);
+        let mut other = later.clone();
+        other.start = other.final_position();
+        other.moves.clear();
+        assert_eq!(p.game_lines(&other), [format!("set game {other}")]);
+        p.told = Some(later.clone());
+        assert_eq!(p.game_lines(&first), [format!("set game {first}")]);
+        // A new game or process forgets what was told.
+        assert!(p.start_game(Position::start(), &[], None).is_err(), "a silent engine");
+        assert_eq!(p.told, None);
+        p.told = Some(later);
+        p.restart();
+        assert_eq!(p.told, None);
     }
 
     #[test]
@@ -625,6 +728,17 @@ mod tests {
         assert_eq!(
             (e[1].protocol, e[1].restart_per_game, e[1].dir.as_deref()),
             (2, false, Some("/tmp"))
+        );
+        assert!(!e[0].moves_by_line && !e[1].moves_by_line);
+        let by = |moves: &str| {
+            parse_engines(&format!(r#"[{{"name": "a", "command": "x", "moves": "{moves}"}}]"#))
+                .map(|e| e[0].moves_by_line)
+        };
+        assert_eq!(by("move"), Ok(true));
+        assert_eq!(by("set-game"), Ok(false));
+        assert_eq!(
+            by("line"),
+            Err("engine a: \"moves\" must be set-game or move, not line".to_string())
         );
         for bad in [
             "{}",

@@ -740,6 +740,9 @@ mod tests {
         assert_eq!(GgfMove::parse("F5/3/", Color::White), Ok(m(Some(3.0), None)));
         let pass = GgfMove::parse("PA", Color::Black).unwrap();
         assert_eq!((pass.color, pass.mv), (Color::Black, Move::Pass));
+        // The error names the tag, the text and what was wrong.
+        let e = GgfMove::parse("F5//x", Color::White).unwrap_err();
+        assert_eq!(e.to_string(), "bad GGF W[F5//x]: bad time");
         // Written back as read.
         for text in ["F5", "F5//1.25", "F5/-2/0", "F5/3", "PA", "A1/0/0.5"] {
             assert_eq!(GgfMove::parse(text, Color::Black).unwrap().to_string(), text);

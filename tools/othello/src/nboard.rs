@@ -703,15 +703,19 @@ mod tests {
         assert!(s.own_moves.is_empty());
         assert_eq!(s.clock().unwrap().overhead, ms(35));
         assert_eq!(s.limits().clock.unwrap().overhead, ms(35));
-        // The opponent's times are not the engine's overhead.
+        // The opponent's times are not the engine's overhead, nor another move than the
+        // engine's in its position (the GUI played something else).
         s.handle("move D6//0.5");
         assert_eq!(s.gaps.len(), 1);
+        s.own_moves.push_back(own(s.pos, "c5".parse().unwrap(), 1));
         // A GUI that charges less than the engine measured: a gap of 0.
         let after = s.pos;
         let c3: Move = "c3".parse().unwrap();
         s.own_moves.push_back(own(after, c3, 40));
         s.handle("move C3//0.01");
         assert_eq!(s.gaps, [ms(30), ms(0)]);
+        assert_eq!(s.own_moves.len(), 1, "c5 was not played");
+        s.own_moves.clear();
         // A fixed time per move keeps the measured overhead too: 160 ms less 35.
         s.config.move_time = Some(ms(160));
         assert_eq!(s.limits().time.unwrap().hard, ms(125));
@@ -758,6 +762,17 @@ mod tests {
         s.own_moves.push_back(own(white.pass_unchecked(), a1, 5));
         s.handle(&format!("set game (;TI[1:00]BO[4 {board} O]B[A1//0.025];)"));
         assert_eq!(s.gaps, [ms(90), ms(20)]);
+        // A move of the other side when this one must pass and the GUI left the pass out.
+        s.handle(&format!("set game (;TI[1:00]BO[4 {board} O];)"));
+        s.handle("move A1//0.01");
+        assert_eq!(s.pos, white.pass_unchecked().play(a1).unwrap());
+        assert_eq!(s.record.moves.len(), 1);
+        // The engine's own pass is one of its moves too.
+        s.handle(&format!("set game (;TI[1:00]BO[4 {board} O];)"));
+        s.own_moves.push_back(own(white, Move::Pass, 5));
+        s.handle("move PA//0.015");
+        assert_eq!(s.gaps, [ms(90), ms(20), ms(10)]);
+        assert_eq!(s.pos, white.pass_unchecked());
         assert_eq!(output(&mut s), "");
     }
 
@@ -769,6 +784,18 @@ mod tests {
         s.handle("go");
         let own = *s.own_moves.back().unwrap();
         assert_eq!(own.pos, Position::start());
+        // Each answer is kept until reported, the latest OWN_MOVES_KEPT of them.
+        s.handle("go");
+        assert_eq!(s.own_moves.len(), 2);
+        while s.own_moves.len() < OWN_MOVES_KEPT {
+            s.own_moves.push_back(own);
+        }
+        s.own_moves[1].took = Duration::from_secs(7);
+        s.handle("go");
+        assert_eq!(s.own_moves.len(), OWN_MOVES_KEPT);
+        assert_eq!(s.own_moves[0].took, Duration::from_secs(7));
+        s.own_moves.clear();
+        s.own_moves.push_back(own);
         assert!(own.took >= Duration::from_millis(40), "{:?}", own.took);
         let answer = output(&mut s);
         assert!(answer.contains(&format!("=== {}/", nboard_move(own.mv))), "{answer}");

@@ -164,7 +164,7 @@ impl GgfGame {
         let mut out = vec![self.start];
         let mut pos = self.start;
         for m in &self.moves {
-            match play_for(&pos, m.color, m.mv) {
+            match m.mover_position(&pos).and_then(|p| p.play(m.mv).ok()) {
                 Some(p) => pos = p,
                 None => break,
             }
@@ -282,19 +282,6 @@ impl GgfGame {
     }
 }
 
-/// Plays `mv` for `color`, passing first for the other side when it must and the record left
-/// that pass out. `None` if illegal.
-fn play_for(pos: &Position, color: Color, mv: Move) -> Option<Position> {
-    let mut p = *pos;
-    if p.side_to_move() != color {
-        if mv == Move::Pass || !p.must_pass() {
-            return None;
-        }
-        p = p.pass_unchecked();
-    }
-    p.play(mv).ok()
-}
-
 fn bad(tag: &str, value: &str, why: impl Into<String>) -> ParseGgfError {
     ParseGgfError::BadValue {
         tag: tag.to_string(),
@@ -336,6 +323,19 @@ impl GgfMove {
             Color::White => "W",
         };
         parse_move(tag, text, color)
+    }
+
+    /// The position this move is played in, reached from `pos`: `pos` when the move's colour
+    /// is to move there, or `pos` after the other side's forced pass, which a record (and
+    /// NBoard's `move`) may leave out; `None` when it is not the colour's turn.
+    pub fn mover_position(&self, pos: &Position) -> Option<Position> {
+        if pos.side_to_move() == self.color {
+            Some(*pos)
+        } else if self.mv != Move::Pass && pos.must_pass() {
+            Some(pos.pass_unchecked())
+        } else {
+            None
+        }
     }
 }
 
@@ -438,10 +438,13 @@ impl FromStr for GgfGame {
         game.start = board.ok_or(ParseGgfError::NoBoard)?;
         let mut pos = game.start;
         for (i, m) in game.moves.iter().enumerate() {
-            pos = play_for(&pos, m.color, m.mv).ok_or_else(|| ParseGgfError::IllegalMove {
-                number: i + 1,
-                text: format!("{}[{}]", if m.color == Color::Black { "B" } else { "W" }, m.mv),
-            })?;
+            pos = m
+                .mover_position(&pos)
+                .and_then(|p| p.play(m.mv).ok())
+                .ok_or_else(|| ParseGgfError::IllegalMove {
+                    number: i + 1,
+                    text: format!("{}[{}]", if m.color == Color::Black { "B" } else { "W" }, m.mv),
+                })?;
         }
         Ok(game)
     }
@@ -740,6 +743,12 @@ mod tests {
         assert_eq!(GgfMove::parse("F5/3/", Color::White), Ok(m(Some(3.0), None)));
         let pass = GgfMove::parse("PA", Color::Black).unwrap();
         assert_eq!((pass.color, pass.mv), (Color::Black, Move::Pass));
+        // Played where its colour is to move, or after the other side's forced pass only.
+        let start = Position::start();
+        let black = GgfMove::parse("F5", Color::Black).unwrap();
+        assert_eq!(black.mover_position(&start), Some(start));
+        assert_eq!(m(None, None).mover_position(&start), None);
+        assert_eq!(GgfMove::parse("PA", Color::White).unwrap().mover_position(&start), None);
         // The error names the tag, the text and what was wrong.
         let e = GgfMove::parse("F5//x", Color::White).unwrap_err();
         assert_eq!(e.to_string(), "bad GGF W[F5//x]: bad time");

@@ -28,7 +28,7 @@
 use crate::error::CliResult;
 use crate::search_cmd::discs;
 use othello_engine::{Limits, MOVE_OVERHEAD, Player, Reply};
-use othello_rules::{Color, GgfGame, Move, Position};
+use othello_rules::{GgfGame, Move, Position};
 use othello_spec::{DEFAULT_DEPTH, Engine, Spec};
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -55,21 +55,6 @@ pub struct NboardArgs {
     /// time from reading `go` to sending `===` (what the pipe and the GUI cost) is added to it.
     #[arg(long)]
     fixed_overhead: bool,
-}
-
-/// Plays `mv` for `color`, inserting the forced pass of the other side when the record skips it.
-fn play_for(pos: &Position, color: Color, mv: Move) -> Result<Position, String> {
-    let mut p = *pos;
-    if p.side_to_move() != color {
-        if mv == Move::Pass {
-            return Err(format!("{color} passes out of turn"));
-        }
-        if !p.must_pass() {
-            return Err(format!("{color} moves out of turn"));
-        }
-        p = p.pass_unchecked();
-    }
-    p.play(mv).map_err(|e| e.to_string())
 }
 
 fn nboard_move(mv: Move) -> String {
@@ -220,10 +205,8 @@ impl<W: Write> Session<W> {
             return;
         };
         // The position the mover saw (a record may leave out the other side's forced pass).
-        let before = if before.side_to_move() != m.color && before.must_pass() {
-            before.pass_unchecked()
-        } else {
-            *before
+        let Some(before) = m.mover_position(before) else {
+            return;
         };
         let Some(i) = self.own_moves.iter().position(|o| o.pos == before && o.mv == m.mv) else {
             return;
@@ -375,7 +358,11 @@ impl<W: Write> Session<W> {
                     Ok(m) => m,
                     Err(e) => return self.refuse(line, &e.to_string()),
                 };
-                match play_for(&self.pos, color, m.mv) {
+                let played = m
+                    .mover_position(&self.pos)
+                    .ok_or_else(|| format!("{color} moves out of turn"))
+                    .and_then(|p| p.play(m.mv).map_err(|e| e.to_string()));
+                match played {
                     Ok(p) => {
                         let before = self.pos;
                         self.reported(&before, &m);
@@ -575,6 +562,7 @@ pub fn run(args: &NboardArgs) -> CliResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use othello_rules::Color;
 
     const START: &str = "---------------------------O*------*O---------------------------";
 

@@ -504,7 +504,6 @@ impl ExternalPlayer {
 
     fn ask(&mut self, pos: &Position, limits: &Limits) -> Result<Reply, Failure> {
         let record = self.game_record(pos, limits);
-        let game_lines = self.game_lines(&record);
         let timed = limits.clock.is_some() || limits.time.is_some();
         let depth = self.depth_to_send(limits.depth, timed);
         let wait = self.deadline(limits);
@@ -512,8 +511,9 @@ impl ExternalPlayer {
         if self.interrupted() {
             return Err(Failure::Interrupted);
         }
-        // Started first, as a new process forgets the depth sent to the old one.
+        // Started first, as a new process forgets the depth and the game told the old one.
         self.proc()?;
+        let game_lines = self.game_lines(&record);
         let send_depth = depth.filter(|&d| self.sent_depth != Some(d));
         if send_depth.is_some() {
             self.sent_depth = send_depth;

@@ -9,13 +9,17 @@
 # `--tiny` runs every step at a toy size (depth-4 leaves, 200 start entries, the first 3 roots)
 # in a few seconds, to check the script end to end.
 #
-# Two parts, then their union (`othello book merge`):
+# Two parts, their union (`othello book merge`), then the union's leaves near its best lines
+# searched again deeper (`othello book deepen`):
 #   1. from the start: every position within 2 discs of the best line up to 10 moves (the plan
 #      ends there), then the same window up to 14 moves, breadth first, until the book holds
 #      2400 entries;
 #   2. from each of the 61 built-in 4-ply openings of `othello play` (tools/book/roots-4ply.txt,
 #      the order of `openings::builtin`), the positions within 2 discs up to 4, then 5 moves
-#      further, so that a match from those openings stays in the book for its next moves.
+#      further, so that a match from those openings stays in the book for its next moves;
+#   3. the leaves within 1 disc of the best lines, from those 61 openings to 5 moves further and
+#      from the start to 14 moves, searched again at depth 26 (25 on odd empties), walking again
+#      until no leaf in that window is left (docs/book.md, "Deepening").
 # Leaves are searched by the default engine at depth 22 (21 on odd empties: docs/book.md), at
 # selectivity `0@6` and with the iterations skipping depths (`skipdepths=on`; both pinned, so
 # that a later default leaves the file as it is: the selectivity is part of the question, and
@@ -30,9 +34,11 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 engine="pvs:depth=22,selectivity=0@6,skipdepths=on" cap=2400 roots=61
+deep="pvs:depth=26,selectivity=0@6,skipdepths=on"
 threads="${THREADS:-2}"
 if [ "${1:-}" = "--tiny" ]; then
     engine="pvs:depth=4,selectivity=3" cap=200 roots=3
+    deep="pvs:depth=6,selectivity=3"
     shift
 fi
 bin="${1:-target/release/othello}"
@@ -63,5 +69,9 @@ done
 wait "$start_pid"
 
 "$bin" book merge "$work/start.bin" "$work/roots.bin" -o "$out"
+head -n "$roots" "$here/roots-4ply.txt" > "$work/roots.txt"
+"$bin" book deepen --book "$out" --roots "$work/roots.txt" --depth 5 --window 1 --engine "$deep" \
+    -q --threads "$threads"
+"$bin" book deepen --book "$out" --depth 14 --window 1 --engine "$deep" -q --threads "$threads"
 "$bin" book stats "$out"
 sha256sum "$out"

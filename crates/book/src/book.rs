@@ -231,6 +231,45 @@ impl Book {
         Ok(())
     }
 
+    /// Sets the values of searched leaf moves, then propagates ([`Book::propagate`]). Each item
+    /// is a position of the book (any twin, the move in its frame), one of its moves whose
+    /// value is a searched leaf (not propagated, not a game end), and the new value in
+    /// centi-discs for the side to move. A move set twice takes the later value.
+    ///
+    /// # Errors
+    /// The first item whose position is not in the book ([`EntryError::NotInBook`]), whose
+    /// move is not one of the position's ([`EntryError::IllegalMove`]) or not a searched leaf
+    /// ([`EntryError::NotALeaf`]), or whose value is out of range; the book is unchanged then.
+    pub fn set_leaf_values(&mut self, items: &[(Position, Move, i32)]) -> Result<(), EntryError> {
+        let mut updates = Vec::with_capacity(items.len());
+        for &(pos, mv, value) in items {
+            if value.abs() > MAX_VALUE {
+                return Err(EntryError::ValueRange { value });
+            }
+            if pos.size() != BoardSize::Eight {
+                return Err(EntryError::NotEightByEight);
+            }
+            let (key, sym) = canonical_key(&pos);
+            let entry = self.entries.get(&key).ok_or(EntryError::NotInBook)?;
+            let code = map_move(sym, mv);
+            let i = entry
+                .moves
+                .iter()
+                .position(|m| m.mv == code)
+                .ok_or(EntryError::IllegalMove { mv })?;
+            let m = &entry.moves[i];
+            if m.propagated || m.exact {
+                return Err(EntryError::NotALeaf { mv });
+            }
+            updates.push((key, i, value));
+        }
+        for (key, i, value) in updates {
+            self.entries.get_mut(&key).expect("checked above").moves[i].value = value;
+        }
+        self.propagate();
+        Ok(())
+    }
+
     /// Recomputes every value by negamax from the leaves: a move whose position is in the book
     /// takes the negated value of that entry (and is marked propagated), the others keep their
     /// searched value, and each entry's value is its best move's. Entries are visited children

@@ -217,30 +217,45 @@ fn search_parallel<S>(positions: &[Position], searchers: &mut [S]) -> Vec<Search
 where
     S: FnMut(&Position) -> Vec<(Move, i32)> + Send,
 {
+    parallel_map(positions, searchers, |search, pos| searched_values(pos, search))
+}
+
+/// `call(worker, item)` for every item, in order of the items, each on one of `workers`'
+/// threads (a worker takes the next item as it finishes one).
+///
+/// # Panics
+/// If a call panics.
+pub(crate) fn parallel_map<T, R, S>(items: &[T], workers: &mut [S], call: impl Fn(&mut S, &T) -> R + Sync) -> Vec<R>
+where
+    T: Sync,
+    R: Send,
+    S: Send,
+{
     use std::sync::atomic::{AtomicUsize, Ordering};
     let next = AtomicUsize::new(0);
-    let mut done: Vec<(usize, SearchedValues)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = searchers
+    let call = &call;
+    let mut done: Vec<(usize, R)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = workers
             .iter_mut()
-            .map(|search| {
+            .map(|worker| {
                 let next = &next;
                 scope.spawn(move || {
                     let mut out = Vec::new();
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(pos) = positions.get(i) else { break out };
-                        out.push((i, searched_values(pos, &mut *search)));
+                        let Some(item) = items.get(i) else { break out };
+                        out.push((i, call(&mut *worker, item)));
                     }
                 })
             })
             .collect();
         handles
             .into_iter()
-            .flat_map(|h| h.join().expect("a searching thread panicked"))
+            .flat_map(|h| h.join().expect("a worker thread panicked"))
             .collect()
     });
     done.sort_unstable_by_key(|&(i, _)| i);
-    done.into_iter().map(|(_, values)| values).collect()
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// What [`searched_values`] returns for one position.

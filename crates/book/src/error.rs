@@ -91,6 +91,15 @@ pub enum EntryError {
         /// The child's value.
         child: i32,
     },
+    /// A position that is not in the book (where an operation needs one that is).
+    #[error("the position is not in the book")]
+    NotInBook,
+    /// A move whose value is not a searched leaf: propagated from the book, or a game end.
+    #[error("move {mv} is not a searched leaf (its value is propagated or a final score)")]
+    NotALeaf {
+        /// The move.
+        mv: Move,
+    },
     /// A move that ends the game without its exact final score.
     #[error("move {mv} ends the game: expected exact value {expected}, found {value}")]
     FinalValue {

@@ -4,7 +4,8 @@
 //! value in centi-discs for the side to move, marked as a searched leaf or as propagated from
 //! the book. [`build`] grows a book from an engine's searches (a breadth-first walk along the
 //! moves within a deviation window of the best, see [`plan`]; [`build_parallel`] searches on
-//! several threads and gives the same book); [`Book::choose`] picks a move
+//! several threads and gives the same book); [`deepen`] searches again, with a deeper engine,
+//! the leaves that the lines near the best reach (see [`leaf_moves`]); [`Book::choose`] picks a move
 //! at random among those within a margin of the best, from a seeded generator.
 //!
 //! ```
@@ -72,6 +73,7 @@
 
 mod book;
 mod build;
+mod deepen;
 mod error;
 mod key;
 #[cfg(test)]
@@ -82,5 +84,6 @@ pub use book::{
     MAGIC, MAX_VALUE, MOVE_LEN, expected_checksum, fnv1a64_extend,
 };
 pub use build::{BuildConfig, BuildEvent, BuildReport, Candidate, build, build_parallel, plan, searched_values};
+pub use deepen::{DeepenConfig, DeepenReport, LeafMove, deepen, leaf_moves};
 pub use error::{BookError, EntryError};
 pub use key::{Key, PASS_CODE, canonical_key, inverse, map_move};

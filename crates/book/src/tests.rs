@@ -680,3 +680,357 @@ fn parallel_build_extends_a_book_and_searches_each_new_position_once() {
     assert_eq!(report.searched, searched.len());
     assert_eq!(report.entries, book.len());
 }
+
+/// The stand-in for a deep search of one position: its value for the side to move, from a
+/// hash of the position (so it differs from the build's stand-in, and leaves move), counting
+/// each call.
+fn deep_value(pos: &Position, calls: &mut HashMap<Key, u32>) -> i32 {
+    let (k, _) = canonical_key(pos);
+    *calls.entry(k).or_default() += 1;
+    (othello_rules::hash::hash_pair(k.0 ^ 0x5eed, k.1) % 1200) as i32 - 600 + pos.disc_difference() * 50
+}
+
+/// The slow reference of the walk of `leaf_moves`: the distance of every book position from
+/// the roots by repeated relaxation over the window's propagated moves, then every searched
+/// leaf in the window of the positions within `depth`, as (key, move in the key's frame).
+fn reference_leaves(book: &Book, roots: &[Position], depth: u32, window: i32) -> Vec<(Key, Move)> {
+    let mut dist: HashMap<Key, u32> = HashMap::new();
+    for r in roots {
+        if book.contains(r) {
+            dist.insert(canonical_key(r).0, 0);
+        }
+    }
+    loop {
+        let mut changed = false;
+        for (pos, entry) in book.entries() {
+            let Some(&d) = dist.get(&canonical_key(&pos).0) else {
+                continue;
+            };
+            if d >= depth {
+                continue;
+            }
+            for m in entry
+                .moves
+                .iter()
+                .filter(|m| m.propagated && m.value >= entry.value - window)
+            {
+                let c = canonical_key(&pos.play_unchecked(m.mv)).0;
+                if dist.get(&c).is_none_or(|&old| old > d + 1) {
+                    dist.insert(c, d + 1);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut out = Vec::new();
+    for (pos, entry) in book.entries() {
+        if dist.get(&canonical_key(&pos).0).is_some_and(|&d| d <= depth) {
+            for m in entry
+                .moves
+                .iter()
+                .filter(|m| !m.propagated && !m.exact && m.value >= entry.value - window)
+            {
+                out.push((canonical_key(&pos).0, m.mv));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// `leaf_moves` as (key, move in the key's frame), sorted.
+fn walked_leaves(book: &Book, roots: &[Position], config: &DeepenConfig) -> Vec<(Key, Move)> {
+    let mut out: Vec<(Key, Move)> = leaf_moves(book, roots, config)
+        .iter()
+        .map(|l| {
+            let (k, sym) = canonical_key(&l.position);
+            (k, map_move(sym, l.mv))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn the_leaf_walk_equals_a_slow_reference() {
+    let book = small_book(5, 150, 150);
+    let one = [Position::start()];
+    let two: Vec<Position> = ["f5", "f5f6e6"]
+        .iter()
+        .map(|m| othello_rules::text::play_sequence(&Position::start(), m).unwrap())
+        .collect();
+    let mut nonempty = 0;
+    for roots in [&one[..], &two[..]] {
+        for depth in [0, 1, 2, 4, 9] {
+            for window in [0, 100, 250, 6400] {
+                let config = DeepenConfig {
+                    depth,
+                    window,
+                    batch: 5,
+                };
+                let walked = walked_leaves(&book, roots, &config);
+                assert_eq!(
+                    walked,
+                    reference_leaves(&book, roots, depth, window),
+                    "{depth} {window}"
+                );
+                let mut unique = walked.clone();
+                unique.dedup();
+                assert_eq!(unique.len(), walked.len(), "each leaf once");
+                nonempty += usize::from(!walked.is_empty());
+            }
+        }
+    }
+    assert!(nonempty > 20, "{nonempty}");
+    // Depth 0 from the start: the start's own leaves in the window, none of a deeper position.
+    let config = DeepenConfig {
+        depth: 0,
+        window: 6400,
+        batch: 5,
+    };
+    let start_leaves = leaf_moves(&book, &one, &config);
+    assert!(
+        start_leaves
+            .iter()
+            .all(|l| l.position == Position::start() && l.ply == 0)
+    );
+}
+
+#[test]
+fn setting_leaf_values_propagates_and_refuses_what_is_not_a_leaf() {
+    let mut book = small_book(4, 150, 60);
+    // A leaf of a position two moves deep, set through a twin, moves its ancestors' values.
+    let (pos, entry) = book
+        .entries()
+        .filter(|(p, e)| p.empty_count() < 60 && e.moves.iter().any(|m| !m.propagated && !m.exact))
+        .max_by_key(|(p, _)| p.empty_count())
+        .map(|(p, e)| (p, e.clone()))
+        .unwrap();
+    let leaf_move = entry.moves.iter().find(|m| !m.propagated && !m.exact).unwrap().mv;
+    let twin = Symmetry::ALL[3].apply_position(&pos);
+    let twin_move = map_move(Symmetry::ALL[3], leaf_move);
+    let before = book.clone();
+    book.set_leaf_values(&[(twin, twin_move, 6400)]).unwrap();
+    let e = book.lookup(&pos).unwrap();
+    assert_eq!(e.value, 6400);
+    assert_eq!(e.moves[0].mv, leaf_move);
+    assert!(!e.moves[0].propagated);
+    // Negamax above it, as the slow reference of every value computes it.
+    for (p, entry) in book.entries() {
+        let best = entry.moves.iter().map(|m| m.value).max().unwrap();
+        assert_eq!(entry.value, best);
+        for m in &entry.moves {
+            if m.propagated {
+                assert_eq!(m.value, -book.lookup(&p.play_unchecked(m.mv)).unwrap().value);
+            }
+        }
+    }
+    assert_ne!(book, before);
+    // The file form holds it.
+    assert_eq!(Book::from_bytes(&book.to_bytes()).unwrap(), book);
+    // Setting the old value back gives the old book.
+    let old = before
+        .lookup(&pos)
+        .unwrap()
+        .moves
+        .iter()
+        .find(|m| m.mv == leaf_move)
+        .unwrap()
+        .value;
+    book.set_leaf_values(&[(pos, leaf_move, old)]).unwrap();
+    assert_eq!(book, before);
+
+    // Refusals, the book unchanged by each (the good first item is not applied either).
+    let propagated = entry.moves.iter().find(|m| m.propagated);
+    let start_move = book.lookup(&Position::start()).unwrap().moves[0].mv;
+    let good = (pos, leaf_move, 5);
+    let outside = othello_rules::text::play_sequence(&Position::start(), "c4c3d3c5b4").unwrap();
+    assert!(!book.contains(&outside));
+    let cases: Vec<((Position, Move, i32), EntryError)> = vec![
+        ((pos, leaf_move, 6401), EntryError::ValueRange { value: 6401 }),
+        ((pos, leaf_move, -6401), EntryError::ValueRange { value: -6401 }),
+        ((outside, outside.moves()[0], 0), EntryError::NotInBook),
+        (
+            (Position::start(), start_move, 0),
+            EntryError::NotALeaf { mv: start_move },
+        ),
+        ((pos, Move::Pass, 0), EntryError::IllegalMove { mv: Move::Pass }),
+        (
+            (Position::start_of(othello_rules::BoardSize::Six), Move::Pass, 0),
+            EntryError::NotEightByEight,
+        ),
+    ];
+    for (item, err) in cases {
+        assert_eq!(book.set_leaf_values(&[good, item]), Err(err));
+        assert_eq!(book, before);
+    }
+    if let Some(m) = propagated {
+        assert_eq!(
+            book.set_leaf_values(&[(pos, m.mv, 0)]),
+            Err(EntryError::NotALeaf { mv: m.mv })
+        );
+    }
+    // Values of exactly +/-64 discs are taken.
+    book.set_leaf_values(&[(pos, leaf_move, -6400)]).unwrap();
+}
+
+#[test]
+fn a_move_that_ends_the_game_is_not_a_leaf_to_set() {
+    // A position with one empty square and a move onto it (as the test above finds one).
+    let mut rng = SmallRng::seed_from_u64(5);
+    let pos = loop {
+        let p = play_random(&Position::start(), 59, &mut rng);
+        if p.empty_count() == 1 && !p.moves().is_empty() {
+            break p;
+        }
+    };
+    let mv = pos.moves()[0];
+    let mut book = Book::new();
+    book.insert_searched(&[(pos, vec![(mv, 0)])]).unwrap();
+    assert_eq!(book.set_leaf_values(&[(pos, mv, 0)]), Err(EntryError::NotALeaf { mv }));
+}
+
+#[test]
+fn deepening_sets_every_leaf_of_the_window_once_for_any_thread_count() {
+    let roots: Vec<Position> = ["f5d6", "f5f6"]
+        .iter()
+        .map(|m| othello_rules::text::play_sequence(&Position::start(), m).unwrap())
+        .collect();
+    let original = small_book(6, 150, 120);
+    let config = DeepenConfig {
+        depth: 3,
+        window: 100,
+        batch: 7,
+    };
+    let mut books = Vec::new();
+    for threads in [1, 2, 3] {
+        let mut book = original.clone();
+        let calls = std::sync::Mutex::new(HashMap::new());
+        let mut searchers: Vec<_> = (0..threads)
+            .map(|_| {
+                let calls = &calls;
+                move |pos: &Position, empties: u32| {
+                    // The leaf's book position holds one disc fewer (a pass plays none).
+                    assert_eq!(pos.empty_count() + 1, empties, "{pos}");
+                    deep_value(pos, &mut calls.lock().unwrap())
+                }
+            })
+            .collect();
+        let mut saves = 0;
+        let report = deepen(&mut book, &roots, &config, &mut searchers, &mut |e| {
+            if let BuildEvent::Added { .. } = e {
+                saves += 1;
+            }
+        })
+        .unwrap();
+        let calls = calls.into_inner().unwrap();
+        // Each position searched once, and the report counts them.
+        assert!(calls.values().all(|&n| n == 1));
+        assert_eq!(report.searched, calls.len());
+        assert!(report.searched > 10, "{report:?}");
+        assert!(report.rounds >= 1);
+        assert!(saves >= report.searched.div_ceil(config.batch));
+        // Every leaf of the final window carries its deep value: nothing left to deepen.
+        let mut check = HashMap::new();
+        let mut leaves = 0;
+        for l in leaf_moves(&book, &roots, &config) {
+            let (target, negate) = l.target();
+            let v = deep_value(&target, &mut check);
+            let got = book.moves(&l.position).into_iter().find(|m| m.0 == l.mv).unwrap().1;
+            assert_eq!(got, if negate { -v } else { v }, "{} {}", l.position, l.mv);
+            leaves += 1;
+        }
+        assert!(leaves > 0);
+        assert!(report.leaves >= leaves);
+        // The same entries; leaves outside what was searched keep their values.
+        assert_eq!(book.len(), original.len());
+        let mut kept = 0;
+        for (pos, entry) in original.entries() {
+            for m in entry.moves.iter().filter(|m| !m.propagated) {
+                let (target, _) = LeafMove {
+                    position: pos,
+                    mv: m.mv,
+                    ply: 0,
+                }
+                .target();
+                if m.exact || !calls.contains_key(&canonical_key(&target).0) {
+                    let now = book.moves(&pos).into_iter().find(|x| x.0 == m.mv).unwrap().1;
+                    assert_eq!(now, m.value);
+                    kept += 1;
+                }
+            }
+        }
+        assert!(kept > 100, "{kept}");
+        books.push(book);
+    }
+    assert!(books.windows(2).all(|w| w[0] == w[1]));
+    assert_ne!(books[0], original);
+    // A second call searches the same positions again and leaves the book as it is.
+    let mut again = books[0].clone();
+    let mut calls = HashMap::new();
+    let mut one = [|pos: &Position, _: u32| deep_value(pos, &mut calls)];
+    deepen(&mut again, &roots, &config, &mut one, &mut |_| {}).unwrap();
+    assert_eq!(again, books[0]);
+}
+
+#[test]
+fn a_leaf_whose_reply_is_a_forced_pass_is_valued_after_the_pass_for_its_own_side() {
+    let mut rng = SmallRng::seed_from_u64(17);
+    let (pos, mv) = loop {
+        let p = play_random(&Position::start(), 40, &mut rng);
+        if p.is_game_over() {
+            continue;
+        }
+        let passing = p.moves().into_iter().find(|&m| {
+            let c = p.play(m).unwrap();
+            c.must_pass() && !c.is_game_over()
+        });
+        if let Some(m) = passing {
+            break (p, m);
+        }
+    };
+    let after = pos.play(mv).unwrap().pass_unchecked();
+    assert_eq!(after.side_to_move(), pos.side_to_move());
+    let leaf_move = LeafMove {
+        position: pos,
+        mv,
+        ply: 0,
+    };
+    assert_eq!(leaf_move.target(), (after, false));
+    let other = pos.moves().into_iter().find(|&m| m != mv);
+    if let Some(m) = other.filter(|&m| !pos.play(m).unwrap().must_pass()) {
+        let c = pos.play(m).unwrap();
+        assert_eq!(
+            LeafMove {
+                position: pos,
+                mv: m,
+                ply: 0
+            }
+            .target(),
+            (c, true)
+        );
+    }
+    let mut book = Book::new();
+    book.insert_searched(&[(pos, leaf(&pos))]).unwrap();
+    let config = DeepenConfig {
+        depth: 0,
+        window: 6400,
+        batch: 64,
+    };
+    let mut seen = Vec::new();
+    let mut calls = HashMap::new();
+    let mut one = [|p: &Position, empties: u32| {
+        seen.push((*p, empties));
+        deep_value(p, &mut calls)
+    }];
+    let report = deepen(&mut book, &[pos], &config, &mut one, &mut |_| {}).unwrap();
+    assert!(seen.contains(&(after, pos.empty_count())), "{seen:?}");
+    let want = deep_value(&after, &mut HashMap::new());
+    let got = book.moves(&pos).into_iter().find(|m| m.0 == mv).unwrap().1;
+    assert_eq!(got, want, "not negated: the leaf's own side moves after the pass");
+    assert_eq!(report.rounds, 1);
+    assert_eq!(report.searched, seen.len());
+}

@@ -41,6 +41,9 @@ pub enum BookCommand {
     Search(SearchArgs),
     /// Add searched positions (the JSON Lines of `book search`) to a book and propagate.
     Add(AddArgs),
+    /// Search again, with a deeper engine, the leaves that the lines near the best reach.
+    #[command(allow_negative_numbers = true)]
+    Deepen(DeepenArgs),
 }
 
 /// The walk's settings, shared by `build` and `plan`.
@@ -193,6 +196,49 @@ pub struct AddArgs {
     output: Option<String>,
 }
 
+/// Options of `othello book deepen`.
+#[derive(clap::Args, Debug)]
+pub struct DeepenArgs {
+    /// The root, "BOARD X", when no `--roots` file is given; the start if omitted.
+    position: Option<String>,
+    #[command(flatten)]
+    setup: crate::input::Setup,
+    /// The book to deepen (written back to it without `--output`).
+    #[arg(long)]
+    book: String,
+    /// The book file to write (saved after every batch).
+    #[arg(long, short)]
+    output: Option<String>,
+    /// A file of roots, one per line: moves from the start (as `f5f4c3c4`) or a position
+    /// ("BOARD X"); blank lines and lines starting with `#` are skipped.
+    #[arg(long)]
+    roots: Option<String>,
+    /// The most moves from a root to a position whose leaves are deepened.
+    #[arg(long, default_value_t = 4)]
+    depth: u32,
+    /// Moves within this many discs of a position's best are followed or deepened.
+    #[arg(long, default_value_t = 1.0)]
+    window: f64,
+    /// The engine that searches the leaves again, with a depth `D` as the build's leaves: a
+    /// leaf of a position with an odd number of empty squares is searched as if from that
+    /// position to `D - 1`.
+    #[arg(long, short, default_value = "pvs:depth=10")]
+    engine: String,
+    /// Leaves searched between two saves.
+    #[arg(long, default_value_t = 64)]
+    batch: usize,
+    /// Threads searching leaves, one engine each (1 to 256); the book is the same for any
+    /// number with a fixed-depth engine.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// No progress lines on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+    /// JSON Lines output.
+    #[arg(long)]
+    json: bool,
+}
+
 /// Runs `othello book`.
 pub fn run(args: &BookArgs) -> CliResult {
     match &args.command {
@@ -203,6 +249,7 @@ pub fn run(args: &BookArgs) -> CliResult {
         BookCommand::Plan(a) => plan_cmd(a),
         BookCommand::Search(a) => search(a),
         BookCommand::Add(a) => add(a),
+        BookCommand::Deepen(a) => deepen(a),
     }
 }
 
@@ -235,6 +282,33 @@ fn leaf_searcher(spec: &str) -> CliResult<impl FnMut(&Position) -> Vec<(Move, i3
         let mut limits = limits.clone();
         limits.depth = limits.depth.map(|d| leaf_depth(d, pos.empty_count()));
         engine.think(pos, &limits).root_moves
+    })
+}
+
+/// The single-value searcher of `othello book deepen`: the value of a position for its side to
+/// move, its tables cleared before each position, searched to the depth of a leaf of a book
+/// position with `empties` empty squares (one less than [`leaf_depth`], since the position is
+/// a move below it).
+fn value_searcher(spec: &str) -> CliResult<impl FnMut(&Position, u32) -> i32 + Send> {
+    let mut engine: Engine = spec.parse()?;
+    if !matches!(engine, Engine::Search { .. }) {
+        return Err(input(format!(
+            "bad --engine {spec}: the leaves need a search engine without a book (pvs, alphabeta, negamax, minimax)"
+        )));
+    }
+    let limits = engine.limits();
+    let Some(depth) = limits.depth else {
+        return Err(input(format!(
+            "bad --engine {spec}: book deepen needs a fixed depth (depth=D), as the book's leaves have"
+        )));
+    };
+    Ok(move |pos: &Position, empties: u32| {
+        engine.new_game();
+        let mut limits = limits.clone();
+        limits.depth = Some(leaf_depth(depth, empties).saturating_sub(1).max(1));
+        // A search to a fixed depth always scores; a value out of range is refused by the
+        // book (`EntryError::ValueRange`) rather than taken.
+        engine.think(pos, &limits).score.unwrap_or(i32::MAX)
     })
 }
 
@@ -320,6 +394,104 @@ fn build(args: &BuildArgs) -> CliResult {
         || {
             json!({"book": output, "entries": book.len(), "new": book.len() - before, "searched": report.searched,
                 "rounds": report.rounds, "time_s": (secs * 1000.0).round() / 1000.0, "root_value": value.map(discs)})
+        },
+    );
+    Ok(())
+}
+
+/// The roots of `othello book deepen`: each line of the `--roots` file, or the one position.
+fn deepen_roots(args: &DeepenArgs) -> CliResult<Vec<Position>> {
+    let Some(path) = &args.roots else {
+        return Ok(vec![args.setup.position(args.position.as_deref())?]);
+    };
+    if args.position.is_some() || args.setup.moves_text().is_some() {
+        return Err(input("book deepen takes --roots FILE or a position, not both"));
+    }
+    let (name, text) = read_source(path, "roots file")?;
+    let mut roots = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let pos = if line.contains(' ') {
+            crate::input::position(Some(line), None, None)
+        } else {
+            crate::input::position(None, None, Some(line))
+        }
+        .map_err(|e| input(format!("{name} line {}: {e}", i + 1)))?;
+        roots.push(pos);
+    }
+    if roots.is_empty() {
+        return Err(input(format!("{name}: no roots")));
+    }
+    Ok(roots)
+}
+
+fn deepen(args: &DeepenArgs) -> CliResult {
+    let roots = deepen_roots(args)?;
+    if let Some(r) = roots.iter().find(|r| r.size() != BoardSize::Eight) {
+        return Err(input(format!("a book holds 8x8 positions, not {}", r.size())));
+    }
+    if !(0.0..=128.0).contains(&args.window) {
+        return Err(input(format!("bad --window {}: expected 0 to 128 discs", args.window)));
+    }
+    if args.depth > 60 {
+        return Err(input(format!("bad --depth {}: expected 0 to 60", args.depth)));
+    }
+    let config = othello_book::DeepenConfig {
+        depth: args.depth,
+        window: (args.window * 100.0).round() as i32,
+        batch: args.batch.max(1),
+    };
+    let output = args.output.clone().unwrap_or_else(|| args.book.clone());
+    let mut book = load(&args.book)?;
+    let mut searchers = (0..crate::input::check_threads(args.threads, "--threads")?)
+        .map(|_| value_searcher(&args.engine))
+        .collect::<CliResult<Vec<_>>>()?;
+    let started = Instant::now();
+    let mut save_error = None;
+    let quiet = args.quiet;
+    let mut on_event = |event: BuildEvent<'_>| match event {
+        BuildEvent::Searched {
+            position,
+            searched,
+            planned,
+            round,
+        } => {
+            if !quiet {
+                eprintln!(
+                    "book: round {round} leaf {searched} ({planned} planned) {position} {:.1} s",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        }
+        BuildEvent::Added { book, searched } => {
+            if let Err(e) = book.write(&output) {
+                save_error.get_or_insert(e.to_string());
+            }
+            if !quiet {
+                eprintln!("book: {searched} leaves searched, saved to {output}");
+            }
+        }
+    };
+    let report = othello_book::deepen(&mut book, &roots, &config, &mut searchers, &mut on_event)
+        .map_err(|e| input(format!("the engine's values do not fit a position: {e}")))?;
+    if let Some(e) = save_error {
+        return Err(input(e));
+    }
+    save(&book, &output)?;
+    let secs = started.elapsed().as_secs_f64();
+    Output::new(args.json).line(
+        || {
+            format!(
+                "book {output}: {} leaves deepened, {} positions searched in {} rounds, {:.1} s",
+                report.leaves, report.searched, report.rounds, secs
+            )
+        },
+        || {
+            json!({"book": output, "leaves": report.leaves, "searched": report.searched, "rounds": report.rounds,
+                "time_s": (secs * 1000.0).round() / 1000.0})
         },
     );
     Ok(())

@@ -314,3 +314,130 @@ fn build_on_threads_writes_the_same_book_and_refuses_a_bad_count() {
         assert!(!d.join("bad.bin").exists());
     }
 }
+
+#[test]
+fn deepen_searches_the_window_s_leaves_again_and_refuses_bad_input() {
+    let d = dir("deepen");
+    let book = small_book(&d);
+    // The book's best line to its frontier (3 moves): every move there is a searched leaf.
+    let mut line = String::new();
+    for _ in 0..2 {
+        let show = last_json(&ok(&[
+            "book",
+            "show",
+            s(&book),
+            "--moves",
+            &format!("f5{line}"),
+            "--json",
+        ]));
+        assert_eq!(show["in_book"], true, "{show}");
+        line.push_str(show["moves"][0]["move"].as_str().unwrap());
+    }
+    let root = format!("f5{line}");
+    let deep = d.join("deep.bin");
+    let v = last_json(&ok(&[
+        "book",
+        "deepen",
+        "--book",
+        s(&book),
+        "--moves",
+        &root,
+        "--depth",
+        "0",
+        "--window",
+        "128",
+        "--engine",
+        "pvs:depth=7",
+        "-q",
+        "--json",
+        "-o",
+        s(&deep),
+    ]));
+    let shown = last_json(&ok(&["book", "show", s(&deep), "--moves", &root, "--json"]));
+    let moves = shown["moves"].as_array().unwrap();
+    assert_eq!(v["leaves"].as_u64().unwrap() as usize, moves.len(), "{v} {shown}");
+    assert_eq!(v["searched"], v["leaves"]);
+    assert_eq!(v["rounds"], 1);
+    // Each value is the negated score of a fresh search of the position after the move, one
+    // ply shallower than the position's own leaf depth (7 plies, 6 with an odd number of
+    // empty squares: the position after three moves has 57).
+    for m in moves {
+        let mv = m["move"].as_str().unwrap();
+        let after = format!("{root}{mv}");
+        let out = last_json(&ok(&["search", "--moves", &after, "--engine", "pvs:depth=5", "--json"]));
+        let want = -out["score"].as_f64().unwrap();
+        assert_eq!(m["value"].as_f64().unwrap(), want, "{mv}: {shown}");
+        assert_eq!(m["propagated"], false);
+    }
+    assert_ne!(std::fs::read(&deep).unwrap(), std::fs::read(&book).unwrap());
+    // From a roots file on two threads, in place: the same book as one thread.
+    let roots = d.join("roots.txt");
+    std::fs::write(&roots, format!("# roots\n{root}\n\nf5d6\n")).unwrap();
+    let mut files = Vec::new();
+    for threads in ["1", "2"] {
+        let copy = d.join(format!("in-place-{threads}.bin"));
+        std::fs::copy(&book, &copy).unwrap();
+        ok(&[
+            "book",
+            "deepen",
+            "--book",
+            s(&copy),
+            "--roots",
+            s(&roots),
+            "--depth",
+            "2",
+            "--engine",
+            "pvs:depth=5",
+            "--threads",
+            threads,
+            "-q",
+        ]);
+        files.push(std::fs::read(&copy).unwrap());
+    }
+    assert_eq!(files[0], files[1]);
+    assert_ne!(files[0], std::fs::read(&book).unwrap());
+
+    let bad_roots = d.join("bad-roots.txt");
+    std::fs::write(&bad_roots, "f5d6\nf5z9\n").unwrap();
+    let empty_roots = d.join("empty-roots.txt");
+    std::fs::write(&empty_roots, "# nothing\n").unwrap();
+    let out_file = d.join("never.bin");
+    let missing_roots = d.join("missing.txt");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["--engine", "pvs:time=50"], "fixed depth"),
+        (vec!["--engine", "pvs:nodes=1000"], "fixed depth"),
+        (vec!["--engine", "random"], "search engine"),
+        (vec!["--window", "-1"], "--window"),
+        (vec!["--window", "200"], "--window"),
+        (vec!["--depth", "61"], "--depth"),
+        (vec!["--roots", s(&bad_roots)], "line 2"),
+        (vec!["--roots", s(&empty_roots)], "no roots"),
+        (vec!["--roots", s(&missing_roots)], "missing.txt"),
+        (vec!["--roots", s(&roots), "--moves", "f5"], "not both"),
+        (vec!["--threads", "0"], "threads"),
+        (vec!["--size", "6"], "8x8"),
+    ];
+    for (extra, want) in cases {
+        let mut a = vec!["book", "deepen", "--book", s(&book), "-o", s(&out_file), "-q"];
+        if !extra.contains(&"--engine") {
+            a.extend(["--engine", "pvs:depth=2"]);
+        }
+        a.extend(extra.iter().copied());
+        let out = othello(&a);
+        assert_eq!(out.status.code(), Some(2), "{extra:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{extra:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(!out_file.exists(), "{extra:?}");
+    }
+    let missing = othello(&[
+        "book",
+        "deepen",
+        "--book",
+        s(&d.join("nope.bin")),
+        "--engine",
+        "pvs:depth=2",
+    ]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("nope.bin"));
+}

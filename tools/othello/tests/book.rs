@@ -316,6 +316,36 @@ fn build_on_threads_writes_the_same_book_and_refuses_a_bad_count() {
 }
 
 #[test]
+fn plan_takes_its_deviation_and_seed() {
+    let d = dir("plan-flags");
+    let book = small_book(&d);
+    let plan = |extra: &[&str]| {
+        let mut a = vec!["book", "plan", "--book", s(&book), "--depth", "4"];
+        a.extend(extra.iter().copied());
+        ok(&a)
+    };
+    let wide = plan(&[]);
+    let narrow = plan(&["--deviation", "0"]);
+    assert!(narrow.lines().count() < wide.lines().count(), "{narrow}\n--\n{wide}");
+    let mut seeds: Vec<String> = (0..4).map(|seed| plan(&["--seed", &seed.to_string()])).collect();
+    assert_eq!(seeds[0], wide);
+    let sorted = |t: &str| {
+        let mut l: Vec<&str> = t.lines().collect();
+        l.sort_unstable();
+        l.join("\n")
+    };
+    assert!(seeds.iter().all(|p| sorted(p) == sorted(&wide)), "the same positions");
+    seeds.dedup();
+    assert!(seeds.len() > 1, "another order for another seed");
+    // Depth 60 is the most a walk takes.
+    let deepest = ok(&["book", "plan", "--book", s(&book), "--depth", "60"]);
+    assert!(deepest.lines().count() >= wide.lines().count());
+    let too_deep = othello(&["book", "plan", "--book", s(&book), "--depth", "61"]);
+    assert_eq!(too_deep.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&too_deep.stderr).contains("--depth 61"));
+}
+
+#[test]
 fn deepen_searches_the_window_s_leaves_again_and_refuses_bad_input() {
     let d = dir("deepen");
     let book = small_book(&d);
@@ -396,6 +426,47 @@ fn deepen_searches_the_window_s_leaves_again_and_refuses_bad_input() {
     }
     assert_eq!(files[0], files[1]);
     assert_ne!(files[0], std::fs::read(&book).unwrap());
+
+    // Progress lines on stderr unless quiet; the largest depth is taken.
+    let loud = othello(&[
+        "book",
+        "deepen",
+        "--book",
+        s(&book),
+        "--moves",
+        &root,
+        "--depth",
+        "60",
+        "--engine",
+        "pvs:depth=4",
+        "-o",
+        s(&d.join("loud.bin")),
+    ]);
+    assert_eq!(loud.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&loud.stderr);
+    assert!(err.contains("book: round 1 leaf 1 ("), "{err}");
+    assert!(err.contains("leaves searched, saved to"), "{err}");
+    let quiet = othello(&[
+        "book",
+        "deepen",
+        "--book",
+        s(&book),
+        "--moves",
+        &root,
+        "--depth",
+        "60",
+        "--engine",
+        "pvs:depth=4",
+        "-q",
+        "-o",
+        s(&d.join("quiet.bin")),
+    ]);
+    assert_eq!(quiet.status.code(), Some(0));
+    assert!(quiet.stderr.is_empty(), "{}", String::from_utf8_lossy(&quiet.stderr));
+    assert_eq!(
+        std::fs::read(d.join("loud.bin")).unwrap(),
+        std::fs::read(d.join("quiet.bin")).unwrap()
+    );
 
     let bad_roots = d.join("bad-roots.txt");
     std::fs::write(&bad_roots, "f5d6\nf5z9\n").unwrap();

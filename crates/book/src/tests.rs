@@ -544,17 +544,21 @@ fn values_may_reach_64_discs_and_no_further() {
     );
 }
 
-#[test]
-fn a_move_that_ends_the_game_carries_its_exact_final_score() {
-    // A position whose every move fills the board: random games until one empty square is left
-    // with a move to play on it.
+/// A position whose every move fills the board: random games until one empty square is left
+/// with a move to play on it.
+fn one_square_left() -> Position {
     let mut rng = SmallRng::seed_from_u64(5);
-    let pos = loop {
+    loop {
         let p = play_random(&Position::start(), 59, &mut rng);
         if p.empty_count() == 1 && !p.moves().is_empty() {
             break p;
         }
-    };
+    }
+}
+
+#[test]
+fn a_move_that_ends_the_game_carries_its_exact_final_score() {
+    let pos = one_square_left();
     let mv = pos.moves()[0];
     let mut book = Book::new();
     book.insert_searched(&[(pos, vec![(mv, 0)])]).unwrap();
@@ -879,14 +883,7 @@ fn setting_leaf_values_propagates_and_refuses_what_is_not_a_leaf() {
 
 #[test]
 fn a_move_that_ends_the_game_is_not_a_leaf_to_set() {
-    // A position with one empty square and a move onto it (as the test above finds one).
-    let mut rng = SmallRng::seed_from_u64(5);
-    let pos = loop {
-        let p = play_random(&Position::start(), 59, &mut rng);
-        if p.empty_count() == 1 && !p.moves().is_empty() {
-            break p;
-        }
-    };
+    let pos = one_square_left();
     let mv = pos.moves()[0];
     let mut book = Book::new();
     book.insert_searched(&[(pos, vec![(mv, 0)])]).unwrap();

@@ -108,7 +108,14 @@ pub struct BuildArgs {
     /// The engine that searches the leaves (a search engine: every move is scored).
     #[arg(long, short, default_value = "pvs:depth=10")]
     engine: String,
-    /// Positions searched between two saves.
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// How `book build` and `book deepen` run and report.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// Searches between two saves.
     #[arg(long, default_value_t = 64)]
     batch: usize,
     /// Threads searching leaves, one engine each (1 to 256); the book is the same for any
@@ -224,19 +231,8 @@ pub struct DeepenArgs {
     /// position to `D - 1`.
     #[arg(long, short, default_value = "pvs:depth=10")]
     engine: String,
-    /// Leaves searched between two saves.
-    #[arg(long, default_value_t = 64)]
-    batch: usize,
-    /// Threads searching leaves, one engine each (1 to 256); the book is the same for any
-    /// number with a fixed-depth engine.
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
-    /// No progress lines on stderr.
-    #[arg(long, short)]
-    quiet: bool,
-    /// JSON Lines output.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    run: RunArgs,
 }
 
 /// Runs `othello book`.
@@ -322,9 +318,71 @@ pub fn leaf_depth(depth: u32, empties: u32) -> u32 {
     }
 }
 
+/// The progress of `book build` and `book deepen`: a line on stderr per search unless quiet,
+/// and the book saved after each batch, the first failure to save kept for the end.
+struct Progress<'a> {
+    output: &'a str,
+    quiet: bool,
+    /// Deepening (a searched position is a leaf), not building.
+    deepening: bool,
+    started: Instant,
+    save_error: Option<String>,
+}
+
+impl<'a> Progress<'a> {
+    fn new(output: &'a str, quiet: bool, deepening: bool) -> Progress<'a> {
+        Progress {
+            output,
+            quiet,
+            deepening,
+            started: Instant::now(),
+            save_error: None,
+        }
+    }
+
+    fn event(&mut self, event: BuildEvent<'_>) {
+        match event {
+            BuildEvent::Searched {
+                position,
+                searched,
+                planned,
+                round,
+            } => {
+                if !self.quiet {
+                    let what = if self.deepening { "leaf" } else { "position" };
+                    eprintln!(
+                        "book: round {round} {what} {searched} ({planned} planned) {position} {:.1} s",
+                        self.started.elapsed().as_secs_f64()
+                    );
+                }
+            }
+            BuildEvent::Added { book, searched } => {
+                if let Err(e) = book.write(self.output) {
+                    self.save_error.get_or_insert(e.to_string());
+                }
+                if self.quiet {
+                } else if self.deepening {
+                    eprintln!("book: {searched} leaves searched, saved to {}", self.output);
+                } else {
+                    eprintln!(
+                        "book: {} entries after {searched} searches, saved to {}",
+                        book.len(),
+                        self.output
+                    );
+                }
+            }
+        }
+    }
+
+    /// The first failure to save, as bad input.
+    fn finish(self) -> CliResult {
+        self.save_error.map_or(Ok(()), |e| Err(input(e)))
+    }
+}
+
 fn build(args: &BuildArgs) -> CliResult {
     let (root, mut config) = args.walk.root_and_config()?;
-    config.batch = args.batch.max(1);
+    config.batch = args.run.batch.max(1);
     let output = args
         .output
         .clone()
@@ -335,51 +393,23 @@ fn build(args: &BuildArgs) -> CliResult {
         None => Book::new(),
     };
     let before = book.len();
-    let mut searchers = (0..crate::input::check_threads(args.threads, "--threads")?)
+    let mut searchers = (0..crate::input::check_threads(args.run.threads, "--threads")?)
         .map(|_| leaf_searcher(&args.engine))
         .collect::<CliResult<Vec<_>>>()?;
     let started = Instant::now();
-    let mut save_error = None;
-    let quiet = args.quiet;
-    let mut on_event = |event: BuildEvent<'_>| match event {
-        BuildEvent::Searched {
-            position,
-            searched,
-            planned,
-            round,
-        } => {
-            if !quiet {
-                eprintln!(
-                    "book: round {round} position {searched} ({planned} planned) {position} {:.1} s",
-                    started.elapsed().as_secs_f64()
-                );
-            }
-        }
-        BuildEvent::Added { book, searched } => {
-            if let Err(e) = book.write(&output) {
-                save_error.get_or_insert(e.to_string());
-            }
-            if !quiet {
-                eprintln!(
-                    "book: {} entries after {searched} searches, saved to {output}",
-                    book.len()
-                );
-            }
-        }
-    };
+    let mut progress = Progress::new(&output, args.run.quiet, false);
+    let mut on_event = |event: BuildEvent<'_>| progress.event(event);
     let report = if let [search] = searchers.as_mut_slice() {
         othello_book::build(&mut book, &root, &config, search, &mut on_event)
     } else {
         othello_book::build_parallel(&mut book, &root, &config, &mut searchers, &mut on_event)
     }
     .map_err(|e| input(format!("the engine's values do not fit a position: {e}")))?;
-    if let Some(e) = save_error {
-        return Err(input(e));
-    }
+    progress.finish()?;
     save(&book, &output)?;
     let secs = started.elapsed().as_secs_f64();
     let value = book.lookup(&root).map(|e| e.value);
-    Output::new(args.json).line(
+    Output::new(args.run.json).line(
         || {
             format!(
                 "book {output}: {} entries ({} new), {} searched in {} rounds, {:.1} s, root value {}",
@@ -442,47 +472,22 @@ fn deepen(args: &DeepenArgs) -> CliResult {
     let config = othello_book::DeepenConfig {
         depth: args.depth,
         window: (args.window * 100.0).round() as i32,
-        batch: args.batch.max(1),
+        batch: args.run.batch.max(1),
     };
     let output = args.output.clone().unwrap_or_else(|| args.book.clone());
     let mut book = load(&args.book)?;
-    let mut searchers = (0..crate::input::check_threads(args.threads, "--threads")?)
+    let mut searchers = (0..crate::input::check_threads(args.run.threads, "--threads")?)
         .map(|_| value_searcher(&args.engine))
         .collect::<CliResult<Vec<_>>>()?;
     let started = Instant::now();
-    let mut save_error = None;
-    let quiet = args.quiet;
-    let mut on_event = |event: BuildEvent<'_>| match event {
-        BuildEvent::Searched {
-            position,
-            searched,
-            planned,
-            round,
-        } => {
-            if !quiet {
-                eprintln!(
-                    "book: round {round} leaf {searched} ({planned} planned) {position} {:.1} s",
-                    started.elapsed().as_secs_f64()
-                );
-            }
-        }
-        BuildEvent::Added { book, searched } => {
-            if let Err(e) = book.write(&output) {
-                save_error.get_or_insert(e.to_string());
-            }
-            if !quiet {
-                eprintln!("book: {searched} leaves searched, saved to {output}");
-            }
-        }
-    };
+    let mut progress = Progress::new(&output, args.run.quiet, true);
+    let mut on_event = |event: BuildEvent<'_>| progress.event(event);
     let report = othello_book::deepen(&mut book, &roots, &config, &mut searchers, &mut on_event)
         .map_err(|e| input(format!("the engine's values do not fit a position: {e}")))?;
-    if let Some(e) = save_error {
-        return Err(input(e));
-    }
+    progress.finish()?;
     save(&book, &output)?;
     let secs = started.elapsed().as_secs_f64();
-    Output::new(args.json).line(
+    Output::new(args.run.json).line(
         || {
             format!(
                 "book {output}: {} leaves deepened, {} positions searched in {} rounds, {:.1} s",

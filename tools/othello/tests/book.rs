@@ -428,45 +428,26 @@ fn deepen_searches_the_window_s_leaves_again_and_refuses_bad_input() {
     assert_ne!(files[0], std::fs::read(&book).unwrap());
 
     // Progress lines on stderr unless quiet; the largest depth is taken.
-    let loud = othello(&[
-        "book",
-        "deepen",
-        "--book",
-        s(&book),
-        "--moves",
-        &root,
-        "--depth",
-        "60",
-        "--engine",
-        "pvs:depth=4",
-        "-o",
-        s(&d.join("loud.bin")),
-    ]);
-    assert_eq!(loud.status.code(), Some(0));
-    let err = String::from_utf8_lossy(&loud.stderr);
+    let run = |name: &str, quiet: bool| {
+        let out_path = d.join(name);
+        let mut a = vec!["book", "deepen", "--book", s(&book), "--moves", &root, "--depth", "60"];
+        a.extend(["--engine", "pvs:depth=4", "-o", s(&out_path)]);
+        if quiet {
+            a.push("-q");
+        }
+        let out = othello(&a);
+        assert_eq!(out.status.code(), Some(0));
+        (
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            std::fs::read(&out_path).unwrap(),
+        )
+    };
+    let (err, loud) = run("loud.bin", false);
     assert!(err.contains("book: round 1 leaf 1 ("), "{err}");
     assert!(err.contains("leaves searched, saved to"), "{err}");
-    let quiet = othello(&[
-        "book",
-        "deepen",
-        "--book",
-        s(&book),
-        "--moves",
-        &root,
-        "--depth",
-        "60",
-        "--engine",
-        "pvs:depth=4",
-        "-q",
-        "-o",
-        s(&d.join("quiet.bin")),
-    ]);
-    assert_eq!(quiet.status.code(), Some(0));
-    assert!(quiet.stderr.is_empty(), "{}", String::from_utf8_lossy(&quiet.stderr));
-    assert_eq!(
-        std::fs::read(d.join("loud.bin")).unwrap(),
-        std::fs::read(d.join("quiet.bin")).unwrap()
-    );
+    let (err, quiet) = run("quiet.bin", true);
+    assert!(err.is_empty(), "{err}");
+    assert_eq!(loud, quiet);
 
     let bad_roots = d.join("bad-roots.txt");
     std::fs::write(&bad_roots, "f5d6\nf5z9\n").unwrap();

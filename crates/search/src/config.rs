@@ -102,6 +102,12 @@ pub struct SearchConfig {
     /// `soft_bound`, docs/engine.md "Time"); off keeps the plain soft bound. A fixed time per
     /// move and depth or node limits are not affected.
     pub stable_stop: bool,
+    /// Under a time limit whose soft bound is below its hard one (a clock), let the deepening
+    /// start iterations up to twice the soft bound (at most the hard one) when the last
+    /// iteration changed the best move: a root whose best move is still changing earns more
+    /// time (see the deepening's `soft_bound`, docs/engine.md "Time"); off keeps the plain
+    /// soft bound. A fixed time per move (soft equal to hard) is not affected.
+    pub unstable_time: bool,
     /// Let the iterative deepening skip a depth (from depth 6) when the iteration after it is
     /// the one the search will end on: without a time limit, every second depth towards the
     /// last one (to 16: 6, 8, ..., 16; to 15: 6, 7, 9, ..., 15); under a time limit, when the
@@ -118,7 +124,7 @@ impl Default for SearchConfig {
     /// PVS, 16 MiB, one thread, no quiescence, killers + history + mobility ordering,
     /// aspiration windows, endgame solver from 14 empties, no multi-PV, selectivity `0@6`
     /// (selective only with an evaluation that has a cut table) without late-move reductions,
-    /// stable stop on, depths skipped. The ordering choice is measured in `docs/BENCHMARKS.md`, the
+    /// stable stop and more time for an unstable root on, depths skipped. The ordering choice is measured in `docs/BENCHMARKS.md`, the
     /// selectivity and the reductions in `docs/search.md`, the stable stop in `docs/engine.md`
     /// ("Time") and `docs/BENCHMARKS.md`.
     fn default() -> SearchConfig {
@@ -137,6 +143,7 @@ impl Default for SearchConfig {
             selectivity: DEFAULT_SELECTIVITY,
             reductions: false,
             stable_stop: true,
+            unstable_time: true,
             skip_depths: true,
         }
     }
@@ -238,6 +245,13 @@ impl SearchConfig {
     #[must_use]
     pub fn with_stable_stop(mut self, stable_stop: bool) -> SearchConfig {
         self.stable_stop = stable_stop;
+        self
+    }
+
+    /// Sets [`SearchConfig::unstable_time`].
+    #[must_use]
+    pub fn with_unstable_time(mut self, unstable_time: bool) -> SearchConfig {
+        self.unstable_time = unstable_time;
         self
     }
 

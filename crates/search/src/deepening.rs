@@ -135,18 +135,38 @@ pub(crate) fn next_depth(done: &[(u32, Duration)], max_depth: u32, elapsed: Dura
     if skip { last + 2 } else { last + 1 }
 }
 
+/// The two rules by which the root's stability moves the soft bound, from [`SearchConfig`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Stability {
+    /// [`SearchConfig::stable_stop`]: a settled root gives half its soft bound back.
+    pub(crate) stable_stop: bool,
+    /// [`SearchConfig::unstable_time`]: an unstable root earns up to twice its soft bound.
+    pub(crate) unstable_time: bool,
+}
+
+impl Stability {
+    /// The rules `config` asks for.
+    pub(crate) fn of(config: &SearchConfig) -> Stability {
+        Stability {
+            stable_stop: config.stable_stop,
+            unstable_time: config.unstable_time,
+        }
+    }
+}
+
 /// The soft bound after the completed iterations whose best moves are `bests` (oldest
-/// first): twice `limit.soft` (at most `limit.hard`) when the last iteration changed the best
-/// move; half of it when `stable_stop` is set, the limit is a clock's (soft below hard) and
-/// the last [`STABLE_ITERATIONS`] iterations agreed; else `limit.soft`. A fixed time per move
-/// is never shortened: the time it does not spend is lost.
-pub(crate) fn soft_bound(limit: TimeLimit, bests: &[Move], stable_stop: bool) -> Duration {
+/// first): with `rules.unstable_time`, twice `limit.soft` (at most `limit.hard`) when the last
+/// iteration changed the best move; with `rules.stable_stop`, half of it when the limit is a
+/// clock's (soft below hard) and the last [`STABLE_ITERATIONS`] iterations agreed; else
+/// `limit.soft`. A fixed time per move is never shortened (the time it does not spend is lost)
+/// nor lengthened (its soft bound is its hard one).
+pub(crate) fn soft_bound(limit: TimeLimit, bests: &[Move], rules: Stability) -> Duration {
     let n = bests.len();
-    if n >= 2 && bests[n - 1] != bests[n - 2] {
+    if rules.unstable_time && n >= 2 && bests[n - 1] != bests[n - 2] {
         return (limit.soft * UNSTABLE_FACTOR).min(limit.hard);
     }
     let settled = n >= STABLE_ITERATIONS && bests[n - STABLE_ITERATIONS..].iter().all(|&b| b == bests[n - 1]);
-    if stable_stop && settled && limit.soft < limit.hard {
+    if rules.stable_stop && settled && limit.soft < limit.hard {
         limit.soft / STABLE_DIVISOR
     } else {
         limit.soft
@@ -155,17 +175,17 @@ pub(crate) fn soft_bound(limit: TimeLimit, bests: &[Move], stable_stop: bool) ->
 
 /// Whether to start the next iteration, `elapsed` after the call of the search, under `limit`
 /// (none: always), given its predicted time (`next`, [`predict`]) and the best moves of the
-/// completed iterations (`bests`, oldest first, for [`soft_bound`] with `stable_stop`). See
+/// completed iterations (`bests`, oldest first, for [`soft_bound`] under `rules`). See
 /// the module docs.
 pub(crate) fn start_next(
     elapsed: Duration,
     limit: Option<TimeLimit>,
     next: Duration,
     bests: &[Move],
-    stable_stop: bool,
+    rules: Stability,
 ) -> bool {
     let Some(limit) = limit else { return true };
-    if elapsed >= soft_bound(limit, bests, stable_stop) {
+    if elapsed >= soft_bound(limit, bests, rules) {
         return false;
     }
     if limit.soft >= limit.hard {
@@ -313,7 +333,7 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
                 clock.time_limit(),
                 next,
                 &bests,
-                config.stable_stop,
+                Stability::of(config),
             );
         // Before the first iteration nothing is completed, and the rule never solves then.
         if let Some(h) = handoff.as_deref_mut() {
@@ -377,7 +397,7 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
             break;
         }
         worker.set_abortable();
-        let budget = clock.time_limit().map(|l| soft_bound(l, &bests, config.stable_stop));
+        let budget = clock.time_limit().map(|l| soft_bound(l, &bests, Stability::of(config)));
         depth = if config.skip_depths {
             next_depth(&times, max_depth, clock.since_origin(), budget)
         } else {
@@ -390,6 +410,46 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Both stability rules on (the default).
+    const ON: Stability = Stability {
+        stable_stop: true,
+        unstable_time: true,
+    };
+    /// The stable stop off, more time for an unstable root on.
+    const NO_STOP: Stability = Stability {
+        stable_stop: false,
+        unstable_time: true,
+    };
+    /// More time for an unstable root off, the stable stop on.
+    const NO_UNSTABLE: Stability = Stability {
+        stable_stop: true,
+        unstable_time: false,
+    };
+
+    #[test]
+    fn the_rules_come_from_the_configuration() {
+        assert_eq!(Stability::of(&SearchConfig::default()), ON);
+        let config = SearchConfig::default().with_unstable_time(false);
+        assert_eq!(Stability::of(&config), NO_UNSTABLE);
+        assert_eq!(
+            Stability::of(&config.with_stable_stop(false).with_unstable_time(true)),
+            NO_STOP
+        );
+    }
+
+    #[test]
+    fn without_unstable_time_a_changed_best_move_keeps_the_soft_bound() {
+        let clock = TimeLimit::new(ms(100), ms(400));
+        let changed = moves(&[19, 26]);
+        assert_eq!(soft_bound(clock, &changed, NO_UNSTABLE), ms(100));
+        assert_eq!(soft_bound(clock, &moves(&[19, 19, 19, 19, 26]), NO_UNSTABLE), ms(100));
+        // The stable stop still halves a settled root.
+        assert_eq!(soft_bound(clock, &moves(&[19, 19, 19, 19]), NO_UNSTABLE), ms(50));
+        assert!(start_next(ms(99), Some(clock), ms(1), &changed, NO_UNSTABLE));
+        assert!(!start_next(ms(100), Some(clock), ms(1), &changed, NO_UNSTABLE));
+        assert!(start_next(ms(150), Some(clock), ms(1), &changed, ON));
+    }
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
@@ -521,53 +581,53 @@ mod tests {
         let limit = Some(TimeLimit::new(ms(100), ms(400)));
         let steady = moves(&[19, 19]);
         // Predicted next 160 ms, its first move 80: from 90 it ends at 170, in time.
-        assert!(start_next(ms(90), limit, ms(160), &steady, true));
+        assert!(start_next(ms(90), limit, ms(160), &steady, ON));
         // From 99 ms with a prediction of 600 (first move 300): 399, in time.
-        assert!(start_next(ms(99), limit, ms(600), &steady[..1], true));
+        assert!(start_next(ms(99), limit, ms(600), &steady[..1], ON));
         // From 99 ms with 606 (first move 303): 402, late.
-        assert!(!start_next(ms(99), limit, ms(606), &steady[..1], true));
+        assert!(!start_next(ms(99), limit, ms(606), &steady[..1], ON));
         // The soft bound stops anything.
-        assert!(!start_next(ms(100), limit, ms(1), &steady, false));
+        assert!(!start_next(ms(100), limit, ms(1), &steady, NO_STOP));
         // An unstable root doubles the soft bound (up to the hard one).
         let changed = moves(&[19, 26]);
-        assert!(start_next(ms(150), limit, ms(160), &changed, false));
-        assert!(!start_next(ms(200), limit, ms(1), &changed, true));
+        assert!(start_next(ms(150), limit, ms(160), &changed, NO_STOP));
+        assert!(!start_next(ms(200), limit, ms(1), &changed, ON));
         let tight = Some(TimeLimit::new(ms(100), ms(150)));
-        assert!(start_next(ms(120), tight, ms(1), &changed, true));
-        assert!(!start_next(ms(150), tight, ms(1), &changed, true));
+        assert!(start_next(ms(120), tight, ms(1), &changed, ON));
+        assert!(!start_next(ms(150), tight, ms(1), &changed, ON));
         // No time limit: always.
-        assert!(start_next(ms(1_000_000), None, ms(1_000_000), &changed, true));
+        assert!(start_next(ms(1_000_000), None, ms(1_000_000), &changed, ON));
     }
 
     #[test]
     fn the_soft_bound_follows_the_best_moves() {
         let clock = TimeLimit::new(ms(100), ms(400));
         // Before two iterations nothing is known: the plain soft bound.
-        assert_eq!(soft_bound(clock, &[], true), ms(100));
-        assert_eq!(soft_bound(clock, &moves(&[19]), true), ms(100));
+        assert_eq!(soft_bound(clock, &[], ON), ms(100));
+        assert_eq!(soft_bound(clock, &moves(&[19]), ON), ms(100));
         // The last iteration changed the best move: twice, up to the hard bound.
-        assert_eq!(soft_bound(clock, &moves(&[19, 26]), true), ms(200));
-        assert_eq!(soft_bound(clock, &moves(&[19, 19, 19, 19, 26]), true), ms(200));
+        assert_eq!(soft_bound(clock, &moves(&[19, 26]), ON), ms(200));
+        assert_eq!(soft_bound(clock, &moves(&[19, 19, 19, 19, 26]), ON), ms(200));
         assert_eq!(
-            soft_bound(TimeLimit::new(ms(100), ms(150)), &moves(&[19, 26]), false),
+            soft_bound(TimeLimit::new(ms(100), ms(150)), &moves(&[19, 26]), NO_STOP),
             ms(150)
         );
         // Three agreeing iterations are not yet settled; four are: half, with stable stop on.
-        assert_eq!(soft_bound(clock, &moves(&[26, 19, 19, 19]), true), ms(100));
-        assert_eq!(soft_bound(clock, &moves(&[19, 19, 19, 19]), true), ms(50));
-        assert_eq!(soft_bound(clock, &moves(&[26, 26, 19, 19, 19, 19]), true), ms(50));
-        assert_eq!(soft_bound(clock, &moves(&[19, 19, 19, 19]), false), ms(100));
+        assert_eq!(soft_bound(clock, &moves(&[26, 19, 19, 19]), ON), ms(100));
+        assert_eq!(soft_bound(clock, &moves(&[19, 19, 19, 19]), ON), ms(50));
+        assert_eq!(soft_bound(clock, &moves(&[26, 26, 19, 19, 19, 19]), ON), ms(50));
+        assert_eq!(soft_bound(clock, &moves(&[19, 19, 19, 19]), NO_STOP), ms(100));
         // An earlier change no longer counts once the last four agree.
-        assert_eq!(soft_bound(clock, &moves(&[19, 26, 26, 26, 26]), true), ms(50));
-        assert_eq!(soft_bound(clock, &moves(&[19, 26, 19, 19, 19]), true), ms(100));
+        assert_eq!(soft_bound(clock, &moves(&[19, 26, 26, 26, 26]), ON), ms(50));
+        assert_eq!(soft_bound(clock, &moves(&[19, 26, 19, 19, 19]), ON), ms(100));
         // A fixed time per move is never shortened (what it does not spend is lost).
         let fixed = TimeLimit::new(ms(70), ms(70));
-        assert_eq!(soft_bound(fixed, &moves(&[19, 19, 19, 19, 19]), true), ms(70));
+        assert_eq!(soft_bound(fixed, &moves(&[19, 19, 19, 19, 19]), ON), ms(70));
         // The stop decision uses it.
         let settled = moves(&[19, 19, 19, 19]);
-        assert!(!start_next(ms(50), Some(clock), ms(1), &settled, true));
-        assert!(start_next(ms(49), Some(clock), ms(1), &settled, true));
-        assert!(start_next(ms(50), Some(clock), ms(1), &settled, false));
+        assert!(!start_next(ms(50), Some(clock), ms(1), &settled, ON));
+        assert!(start_next(ms(49), Some(clock), ms(1), &settled, ON));
+        assert!(start_next(ms(50), Some(clock), ms(1), &settled, NO_STOP));
     }
 
     #[test]
@@ -575,10 +635,10 @@ mod tests {
         let limit = Some(TimeLimit::new(ms(72), ms(72)));
         let settled = moves(&[19, 19, 19, 19]);
         // Even one that cannot finish: the time would be lost.
-        assert!(start_next(ms(71), limit, ms(200), &settled[..2], true));
-        assert!(start_next(ms(71), limit, ms(3), &settled, true));
-        assert!(start_next(ms(0), limit, Duration::ZERO, &[], true));
-        assert!(!start_next(ms(72), limit, ms(3), &settled[..1], false));
-        assert!(!start_next(ms(72), limit, ms(3), &moves(&[19, 26]), true));
+        assert!(start_next(ms(71), limit, ms(200), &settled[..2], ON));
+        assert!(start_next(ms(71), limit, ms(3), &settled, ON));
+        assert!(start_next(ms(0), limit, Duration::ZERO, &[], ON));
+        assert!(!start_next(ms(72), limit, ms(3), &settled[..1], NO_STOP));
+        assert!(!start_next(ms(72), limit, ms(3), &moves(&[19, 26]), ON));
     }
 }

@@ -32,6 +32,7 @@ pub const SEARCH_KEYS: &[&str] = &[
     "selectivity",
     "reductions",
     "stablestop",
+    "unstabletime",
     "skipdepths",
 ];
 /// Keys of the MCTS engine.
@@ -166,6 +167,9 @@ pub fn search_config(spec: &mut Spec, algorithm: Algorithm) -> Result<(SearchCon
     }
     if let Some(s) = spec.flag("stablestop")? {
         config.stable_stop = s;
+    }
+    if let Some(u) = spec.flag("unstabletime")? {
+        config.unstable_time = u;
     }
     if let Some(s) = spec.flag("skipdepths")? {
         config.skip_depths = s;
@@ -451,13 +455,22 @@ mod tests {
     #[test]
     fn keys_reach_the_configuration_and_the_limits() {
         let Engine::Search { searcher, limits } =
-            engine("pvs:time=100,nodes=5000,tt=2,threads=2,quiescence=off,killers=off,history=off,mobility=off,aspiration=off,endgame=12,stablestop=off,skipdepths=off,eval=mobility*10").unwrap()
+            engine("pvs:time=100,nodes=5000,tt=2,threads=2,quiescence=off,killers=off,history=off,mobility=off,aspiration=off,endgame=12,stablestop=off,unstabletime=off,skipdepths=off,eval=mobility*10").unwrap()
         else {
             panic!("a search")
         };
         let c = searcher.config();
         assert_eq!((c.tt_mib, c.threads, c.endgame_empties), (2, 2, 12));
-        assert!(!(c.quiescence || c.killers || c.history || c.mobility_ordering || c.aspiration || c.stable_stop));
+        assert!(
+            !(c.quiescence
+                || c.killers
+                || c.history
+                || c.mobility_ordering
+                || c.aspiration
+                || c.stable_stop
+                || c.unstable_time)
+        );
+        assert!(SearchConfig::default().unstable_time);
         assert!(!c.skip_depths && SearchConfig::default().skip_depths);
         let Engine::Search { searcher: skip, .. } = engine("pvs:skipdepths=on").unwrap() else {
             panic!("a search")
@@ -557,7 +570,7 @@ mod tests {
             ),
             (
                 "pvs:playouts=3",
-                "unknown key 'playouts' for engine 'pvs' (known: depth, time, nodes, eval, weights, tt, threads, quiescence, killers, history, mobility, aspiration, endgame, selectivity, reductions, stablestop, skipdepths)",
+                "unknown key 'playouts' for engine 'pvs' (known: depth, time, nodes, eval, weights, tt, threads, quiescence, killers, history, mobility, aspiration, endgame, selectivity, reductions, stablestop, unstabletime, skipdepths)",
             ),
             (
                 "mcts:nodes=3,playouts=4",

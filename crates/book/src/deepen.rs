@@ -157,20 +157,20 @@ where
     let mut values: HashMap<Key, i32> = HashMap::new();
     let mut set: HashSet<(Key, Move)> = HashSet::new();
     loop {
-        // Each leaf with the key of the position to search and whether its value is negated,
-        // computed once a round.
-        let leaves: Vec<(LeafMove, Key, bool)> = leaf_moves(book, roots, config)
+        // Each leaf with the position to search, its key and whether the leaf's value is its
+        // value negated, computed once a round.
+        let leaves: Vec<(LeafMove, Position, Key, bool)> = leaf_moves(book, roots, config)
             .into_iter()
             .map(|leaf| {
                 let (target, negate) = leaf.target();
-                (leaf, canonical_key(&target).0, negate)
+                (leaf, target, canonical_key(&target).0, negate)
             })
             .collect();
         let mut todo: Vec<(Position, u32)> = Vec::new();
         let mut planned = HashSet::new();
-        for (leaf, key, _) in &leaves {
+        for (leaf, target, key, _) in &leaves {
             if !values.contains_key(key) && planned.insert(*key) {
-                todo.push((leaf.target().0, leaf.position.empty_count()));
+                todo.push((*target, leaf.position.empty_count()));
             }
         }
         if todo.is_empty() {
@@ -192,7 +192,7 @@ where
             // Every leaf of this walk whose position has a value now; the walk's leaves are
             // still leaves (setting values adds no entry).
             let mut items = Vec::new();
-            for (leaf, key, negate) in &leaves {
+            for (leaf, _, key, negate) in &leaves {
                 if let Some(&v) = values.get(key) {
                     items.push((leaf.position, leaf.mv, if *negate { -v } else { v }));
                     let (key, sym) = canonical_key(&leaf.position);

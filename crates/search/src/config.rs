@@ -124,8 +124,9 @@ impl Default for SearchConfig {
     /// PVS, 16 MiB, one thread, no quiescence, killers + history + mobility ordering,
     /// aspiration windows, endgame solver from 14 empties, no multi-PV, selectivity `0@6`
     /// (selective only with an evaluation that has a cut table) without late-move reductions,
-    /// stable stop and more time for an unstable root on, depths skipped. The ordering choice is measured in `docs/BENCHMARKS.md`, the
-    /// selectivity and the reductions in `docs/search.md`, the stable stop in `docs/engine.md`
+    /// stable stop and more time for an unstable root on, depths skipped. The ordering choice
+    /// is measured in `docs/BENCHMARKS.md`, the selectivity and the reductions in
+    /// `docs/search.md`, the stable stop and the unstable root's time in `docs/engine.md`
     /// ("Time") and `docs/BENCHMARKS.md`.
     fn default() -> SearchConfig {
         SearchConfig {

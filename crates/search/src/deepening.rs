@@ -322,19 +322,14 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
     let mut depth = first.max(1);
     // The depths and times, and the best moves, of the completed iterations.
     let (mut times, mut bests) = (Vec::new(), Vec::new());
+    // How the root's stability moves the soft bound.
+    let rules = Stability::of(config);
     while depth <= max_depth {
         if depth > first && clock.must_stop() {
             break;
         }
         let next = predict(&times, depth);
-        let stops = depth > first
-            && !start_next(
-                clock.since_origin(),
-                clock.time_limit(),
-                next,
-                &bests,
-                Stability::of(config),
-            );
+        let stops = depth > first && !start_next(clock.since_origin(), clock.time_limit(), next, &bests, rules);
         // Before the first iteration nothing is completed, and the rule never solves then.
         if let Some(h) = handoff.as_deref_mut() {
             let left = clock
@@ -397,7 +392,7 @@ pub(crate) fn deepen<E: Evaluator, T: Table>(
             break;
         }
         worker.set_abortable();
-        let budget = clock.time_limit().map(|l| soft_bound(l, &bests, Stability::of(config)));
+        let budget = clock.time_limit().map(|l| soft_bound(l, &bests, rules));
         depth = if config.skip_depths {
             next_depth(&times, max_depth, clock.since_origin(), budget)
         } else {

@@ -27,6 +27,7 @@ pub mod input;
 pub mod mistakes;
 pub mod nboard;
 pub mod output;
+pub mod paired;
 pub mod perft;
 pub mod picture;
 pub mod play;

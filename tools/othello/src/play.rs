@@ -316,6 +316,11 @@ pub struct StatsArgs {
     /// Write an SVG plot of the Elo and the LLR over the games of --records to this file.
     #[arg(long)]
     plot: Option<String>,
+    /// Compare --records with the records of another run of the same openings, game pair by
+    /// game pair (matched by game number): A's score in each, and the difference a game with
+    /// its 95% interval from the pairs' spread.
+    #[arg(long, num_args = 1.., value_name = "RECORDS")]
+    against: Vec<String>,
     /// Where the games of --records were decided: solve each game's position when this many
     /// squares are first empty (win, draw or loss, exactly; at most 30) and count A's results
     /// with perfect play from there against its results as played.
@@ -440,6 +445,9 @@ pub fn run_stats(args: &StatsArgs) -> CliResult {
                 "--time-by-empties reads the games of --records, not --penta counts",
             ));
         }
+        Some(_) if !args.against.is_empty() => {
+            return Err(input("--against compares the games of --records, not --penta counts"));
+        }
         Some(text) => (parse_penta(text)?, None),
         None => {
             let (penta, read) = records_stats(args, sprt)?;
@@ -459,6 +467,9 @@ pub fn run_stats(args: &StatsArgs) -> CliResult {
         }
         if let Some(time) = &read.time_use {
             value["time_by_empties"] = time.json();
+        }
+        if let Some(against) = &read.against {
+            value["against"] = against.json();
         }
     }
     let est = penta.elo();
@@ -488,6 +499,10 @@ pub fn run_stats(args: &StatsArgs) -> CliResult {
                     s += "\n";
                     s += &time.text((&read.names.0, &read.names.1));
                 }
+                if let Some(against) = &read.against {
+                    s += "\n";
+                    s += &against.text();
+                }
             }
             s
         },
@@ -515,6 +530,8 @@ struct RecordsRead {
     mistakes: Option<crate::mistakes::Mistakes>,
     /// The `--time-by-empties` table.
     time_use: Option<crate::time_use::TimeUse>,
+    /// The `--against` comparison.
+    against: Option<crate::paired::Paired>,
     /// Player A's and B's names.
     names: (String, String),
 }
@@ -561,6 +578,12 @@ fn records_stats(args: &StatsArgs, sprt: Option<Sprt>) -> CliResult<(Pentanomial
         .time_by_empties
         .map(|band| crate::time_use::time_use(&records, band))
         .transpose()?;
+    let against = if args.against.is_empty() {
+        None
+    } else {
+        let other = crate::records::Records::read(&args.against)?;
+        Some(crate::paired::paired(&records, &other)?)
+    };
     Ok((
         penta,
         RecordsRead {
@@ -570,6 +593,7 @@ fn records_stats(args: &StatsArgs, sprt: Option<Sprt>) -> CliResult<(Pentanomial
             exact,
             mistakes,
             time_use,
+            against,
             names: records.names(),
         },
     ))

@@ -21,6 +21,8 @@ type Timing = Vec<(String, Option<f64>, Option<u32>)>;
 #[derive(Clone, Debug, PartialEq)]
 struct Game {
     half_points: u8,
+    /// The game's opening, when the record names one.
+    opening: Option<String>,
     line: Option<GameLine>,
     /// Each move's colour, time in seconds and depth, when the record has them.
     timing: Option<Timing>,
@@ -117,12 +119,14 @@ impl Records {
                     _ => records.lines = None,
                 }
                 let timing = game_timing(&v);
+                let opening = v.get("opening").and_then(Value::as_str).map(str::to_string);
                 if records
                     .games
                     .insert(
                         number,
                         Game {
                             half_points,
+                            opening,
                             line,
                             timing,
                         },
@@ -188,6 +192,22 @@ impl Records {
             }
         }
         (steps, pending.len() as u64)
+    }
+
+    /// Each complete game pair (games `2p + 1` and `2p + 2`) by its index `p`: A's half points
+    /// over its two games (0 to 4) and its opening (`None` unless both games name the same).
+    pub fn pairs(&self) -> BTreeMap<u64, (u8, Option<String>)> {
+        let mut pairs = BTreeMap::new();
+        for (&number, game) in &self.games {
+            if number % 2 == 0 {
+                continue;
+            }
+            if let Some(other) = self.games.get(&(number + 1)) {
+                let opening = game.opening.clone().filter(|o| other.opening.as_ref() == Some(o));
+                pairs.insert((number - 1) / 2, (game.half_points + other.half_points, opening));
+            }
+        }
+        pairs
     }
 
     /// Every game replayed, in game number order: A's colour and result and each position

@@ -721,3 +721,75 @@ fn time_by_empties_tallies_each_sides_moves() {
         "{out:?}"
     );
 }
+
+/// `stats --records R --against S`: two runs of the same openings compared pair by pair, the
+/// figures equal to a direct computation from the records; runs of other openings, and
+/// `--against` with `--penta`, exit 2.
+#[test]
+fn stats_against_compares_two_runs_pair_by_pair() {
+    let (first, _, a) = play_jsonl("against-a.jsonl", "pvs:depth=3 random -g 12 --seed 5");
+    let (second, _, b) = play_jsonl("against-b.jsonl", "pvs:depth=1 random -g 12 --seed 5");
+    let points = |games: &[Value]| -> Vec<f64> {
+        let mut by_pair = vec![0.0; 6];
+        for g in games {
+            let n = g["game"].as_u64().unwrap() as usize;
+            let p = match g["result"].as_str().unwrap() {
+                "win" => 1.0,
+                "draw" => 0.5,
+                _ => 0.0,
+            };
+            by_pair[(n - 1) / 2] += p / 2.0;
+        }
+        by_pair
+    };
+    let (pa, pb) = (points(&first), points(&second));
+    let diffs: Vec<f64> = pa.iter().zip(&pb).map(|(x, y)| x - y).collect();
+    let mean = diffs.iter().sum::<f64>() / 6.0;
+    let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / 5.0;
+    let (_, summary) = common::run_json(&[
+        "stats",
+        "--records",
+        a.to_str().unwrap(),
+        "--against",
+        b.to_str().unwrap(),
+    ]);
+    let v = &summary["against"];
+    assert_eq!(
+        (v["pairs"].as_u64(), v["unmatched_pairs"].as_u64()),
+        (Some(6), Some(0)),
+        "{v}"
+    );
+    let close = |key: &str, want: f64| {
+        let got = v[key].as_f64().unwrap_or(f64::NAN);
+        assert!((got - want).abs() < 1e-9, "{key}: {got} != {want}");
+    };
+    close("difference", mean);
+    close("difference_error", 1.96 * (var / 6.0).sqrt());
+    close("score", pa.iter().sum::<f64>() / 6.0);
+    close("against_score", pb.iter().sum::<f64>() / 6.0);
+    let text = common::othello_ok(&[
+        "stats",
+        "--records",
+        a.to_str().unwrap(),
+        "--against",
+        b.to_str().unwrap(),
+    ]);
+    assert!(text.contains("\nagainst: 6 common game pairs, A's score"), "{text}");
+    // Other openings (the built-in set from another seed) are refused, naming the games.
+    let (_, _, c) = play_jsonl("against-c.jsonl", "pvs:depth=1 random -g 12 --seed 6");
+    let out = common::othello(&[
+        "stats",
+        "--records",
+        a.to_str().unwrap(),
+        "--against",
+        c.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("compare runs of the same openings") && err.lines().count() == 1,
+        "{err}"
+    );
+    let out = common::othello(&["stats", "--penta", "1,2,3,4,5", "--against", a.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -727,8 +727,8 @@ fn time_by_empties_tallies_each_sides_moves() {
 /// `--against` with `--penta`, exit 2.
 #[test]
 fn stats_against_compares_two_runs_pair_by_pair() {
-    let (first, _, a) = play_jsonl("against-a.jsonl", "pvs:depth=3 random -g 12 --seed 5");
-    let (second, _, b) = play_jsonl("against-b.jsonl", "pvs:depth=1 random -g 12 --seed 5");
+    let (first, _, a) = play_jsonl("against-a.jsonl", "pvs:depth=2 pvs:depth=3 -g 12 --seed 5");
+    let (second, _, b) = play_jsonl("against-b.jsonl", "pvs:depth=1 pvs:depth=3 -g 12 --seed 5");
     let points = |games: &[Value]| -> Vec<f64> {
         let mut by_pair = vec![0.0; 6];
         for g in games {
@@ -744,6 +744,10 @@ fn stats_against_compares_two_runs_pair_by_pair() {
     };
     let (pa, pb) = (points(&first), points(&second));
     let diffs: Vec<f64> = pa.iter().zip(&pb).map(|(x, y)| x - y).collect();
+    // Deterministic players: the pairs' results differ from one another and between the runs,
+    // so that a wrong pairing or a wrong difference shows.
+    assert!(diffs.iter().filter(|&&d| d != 0.0).count() >= 2, "{diffs:?}");
+    assert!(pa.iter().any(|&p| p != pa[0]), "{pa:?}");
     let mean = diffs.iter().sum::<f64>() / 6.0;
     let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / 5.0;
     let (_, summary) = common::run_json(&[
@@ -776,7 +780,7 @@ fn stats_against_compares_two_runs_pair_by_pair() {
     ]);
     assert!(text.contains("\nagainst: 6 common game pairs, A's score"), "{text}");
     // Other openings (the built-in set from another seed) are refused, naming the games.
-    let (_, _, c) = play_jsonl("against-c.jsonl", "pvs:depth=1 random -g 12 --seed 6");
+    let (_, _, c) = play_jsonl("against-c.jsonl", "pvs:depth=1 pvs:depth=3 -g 12 --seed 6");
     let out = common::othello(&[
         "stats",
         "--records",

@@ -6,14 +6,9 @@
 //! the interval is narrower than the two runs' own intervals combined.
 
 use crate::error::{CliResult, input};
-use crate::records::Records;
+use crate::records::{Pairs, Records};
 use crate::stats::elo_of_score;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
-
-/// A game pair's A half points over its two games (0 to 4) and its opening, by pair index
-/// (`Records::pairs`).
-pub type Pairs = BTreeMap<u64, (u8, Option<String>)>;
 
 /// Two runs compared game pair by game pair.
 #[derive(Clone, Debug, PartialEq)]

@@ -69,6 +69,10 @@ pub struct Records {
     lines: Option<HashSet<GameLine>>,
 }
 
+/// Each complete game pair by its index `p` (games `2p + 1` and `2p + 2`): A's half points over
+/// its two games (0 to 4) and its opening (`Records::pairs`).
+pub type Pairs = BTreeMap<u64, (u8, Option<String>)>;
+
 /// The counts after a game pair completed: the games read so far (in number order) and the
 /// pentanomial counts.
 pub type Step = (u64, Pentanomial);
@@ -196,7 +200,7 @@ impl Records {
 
     /// Each complete game pair (games `2p + 1` and `2p + 2`) by its index `p`: A's half points
     /// over its two games (0 to 4) and its opening (`None` unless both games name the same).
-    pub fn pairs(&self) -> BTreeMap<u64, (u8, Option<String>)> {
+    pub fn pairs(&self) -> Pairs {
         let mut pairs = BTreeMap::new();
         for (&number, game) in &self.games {
             if number % 2 == 0 {

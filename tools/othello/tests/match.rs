@@ -4,7 +4,7 @@
 
 use othello_rules::{GgfGame, Move};
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod common;
@@ -750,13 +750,11 @@ fn stats_against_compares_two_runs_pair_by_pair() {
     assert!(pa.iter().any(|&p| p != pa[0]), "{pa:?}");
     let mean = diffs.iter().sum::<f64>() / 6.0;
     let var = diffs.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / 5.0;
-    let (_, summary) = common::run_json(&[
-        "stats",
-        "--records",
-        a.to_str().unwrap(),
-        "--against",
-        b.to_str().unwrap(),
-    ]);
+    fn args<'a>(records: &'a Path, against: &'a Path) -> [&'a str; 5] {
+        let s = |p: &'a Path| p.to_str().unwrap();
+        ["stats", "--records", s(records), "--against", s(against)]
+    }
+    let (_, summary) = common::run_json(&args(&a, &b));
     let v = &summary["against"];
     assert_eq!(
         (v["pairs"].as_u64(), v["unmatched_pairs"].as_u64()),
@@ -771,29 +769,29 @@ fn stats_against_compares_two_runs_pair_by_pair() {
     close("difference_error", 1.96 * (var / 6.0).sqrt());
     close("score", pa.iter().sum::<f64>() / 6.0);
     close("against_score", pb.iter().sum::<f64>() / 6.0);
-    let text = common::othello_ok(&[
-        "stats",
-        "--records",
-        a.to_str().unwrap(),
-        "--against",
-        b.to_str().unwrap(),
-    ]);
+    let text = common::othello_ok(&args(&a, &b));
     assert!(text.contains("\nagainst: 6 common game pairs, A's score"), "{text}");
-    // Other openings (the built-in set from another seed) are refused, naming the games.
-    let (_, _, c) = play_jsonl("against-c.jsonl", "pvs:depth=1 pvs:depth=3 -g 12 --seed 6");
-    let out = common::othello(&[
-        "stats",
-        "--records",
-        a.to_str().unwrap(),
-        "--against",
-        c.to_str().unwrap(),
-    ]);
+    // Other openings (the built-in set from another seed) are refused, naming the first pair
+    // whose opening differs.
+    let (third, _, c) = play_jsonl("against-c.jsonl", "pvs:depth=1 pvs:depth=3 -g 12 --seed 6");
+    let opening = |games: &[Value], n: u64| -> String {
+        let g = games.iter().find(|g| g["game"] == n).unwrap();
+        g["opening"].as_str().unwrap().to_string()
+    };
+    let n = (1..=12)
+        .step_by(2)
+        .find(|&n| opening(&first, n) != opening(&third, n))
+        .expect("another opening order");
+    let out = common::othello(&args(&a, &c));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(
-        err.contains("compare runs of the same openings") && err.lines().count() == 1,
-        "{err}"
+    let named = format!(
+        "games {n} and {} open with {} in --records and {} in --against: compare runs of the same openings",
+        n + 1,
+        opening(&first, n),
+        opening(&third, n)
     );
+    assert!(err.contains(&named) && err.lines().count() == 1, "{err}");
     let out = common::othello(&["stats", "--penta", "1,2,3,4,5", "--against", a.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
 }

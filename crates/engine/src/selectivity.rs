@@ -24,8 +24,11 @@ use std::str::FromStr;
 /// **Full-width plies.** A level or a confidence may add `@N` (`N` from 1 to 60): a cut is then
 /// tried only at a node where the shallow search it would run reaches at least `N` plies from
 /// the root of the search (`ply + shallow depth >= N`; the root's children are at ply 1), so
-/// the first plies below the root are searched full-width and the cuts far from the root may be
-/// looser. This is Zebra's rule (its `FULL_WIDTH_DEPTH`, 8, with cuts at one sigma). With
+/// every line is looked at full-width to at least ply `N`, by the search or by a cut's shallow
+/// search. In an iteration to depth `D` a pair whose shallow search is `k` plies shorter than
+/// its deep one ends at ply `D - k` from any node (plus the passes on the line): `@N` decides
+/// which pairs an iteration tries (those with `D - k >= N`), and a deep iteration tries its cuts
+/// from ply 1 on. This is Zebra's rule (its `FULL_WIDTH_DEPTH`, 8, with cuts at one sigma). With
 /// `N <= 2` it changes nothing (every shallow depth is at least 1).
 ///
 /// **A guard near the root.** Any of those may add `/G:K`: a level or a confidence `G` (no
